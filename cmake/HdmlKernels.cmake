@@ -1,0 +1,153 @@
+# Turns the manifest (ops.cmake) into Halide libraries, the runtime's kernel
+# tables and operator table, and the lists of tests and benchmarks.
+#
+#   hdml_generators(SOURCES ...)        the one generator executable (all families)
+#   hdml_operator(TYPE DML_OPERATOR_X FACTORY fn SOURCES ... TESTS ... BENCHMARKS ...)
+#   hdml_kernel(FAMILY f GENERATOR g PARAMS k=v ... PLATFORMS p ...)
+#   hdml_finalize()                     writes the tables, creates hdml_kernels_<platform>
+include_guard(GLOBAL)
+include(HdmlPlatforms)
+
+set(HDML_GENERATED_DIR "${PROJECT_BINARY_DIR}/generated")
+
+function(hdml_generators)
+    cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+    add_halide_generator(hdml.generator SOURCES ${ARG_SOURCES})
+    if (TARGET hdml.generator)
+        target_include_directories(hdml.generator PRIVATE "${PROJECT_SOURCE_DIR}")
+    endif ()
+endfunction()
+
+function(hdml_operator)
+    cmake_parse_arguments(ARG "" "TYPE;FACTORY" "SOURCES;TESTS;BENCHMARKS" ${ARGN})
+    list(TRANSFORM ARG_SOURCES PREPEND "${PROJECT_SOURCE_DIR}/")
+    set_property(GLOBAL APPEND PROPERTY HDML_OPERATOR_SOURCES ${ARG_SOURCES})
+    set_property(GLOBAL APPEND PROPERTY HDML_OPERATOR_ROWS "HDML_OPERATOR(${ARG_TYPE}, ${ARG_FACTORY})")
+    set_property(GLOBAL APPEND PROPERTY HDML_TESTS ${ARG_TESTS})
+    set_property(GLOBAL APPEND PROPERTY HDML_BENCHMARKS ${ARG_BENCHMARKS})
+endfunction()
+
+# Reads the tuning numbers for one kernel: the generator's defaults in
+# schedules/params/<platform>.json, overridden by an entry named after the kernel.
+function(_hdml_tuning_params out_var platform generator kernel)
+    get_property(json GLOBAL PROPERTY HDML_TUNING_${platform})
+    if (NOT json)
+        set(file "${PROJECT_SOURCE_DIR}/schedules/params/${platform}.json")
+        if (NOT EXISTS "${file}")
+            message(FATAL_ERROR "hdml: no tuning file ${file} for platform ${platform}")
+        endif ()
+        file(READ "${file}" json)
+        set_property(GLOBAL PROPERTY HDML_TUNING_${platform} "${json}")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
+    endif ()
+    set(params "")
+    foreach (scope IN ITEMS "${generator}" "${kernel}")
+        string(JSON entry ERROR_VARIABLE missing GET "${json}" "${scope}")
+        if (missing)
+            continue()
+        endif ()
+        string(JSON count LENGTH "${entry}")
+        if (count EQUAL 0)
+            continue()
+        endif ()
+        math(EXPR last "${count} - 1")
+        foreach (index RANGE ${last})
+            string(JSON key MEMBER "${entry}" ${index})
+            string(JSON value GET "${entry}" "${key}")
+            list(FILTER params EXCLUDE REGEX "^${key}=")
+            list(APPEND params "${key}=${value}")
+        endforeach ()
+    endforeach ()
+    set(${out_var} "${params}" PARENT_SCOPE)
+endfunction()
+
+function(_hdml_anchor out_var platform)
+    string(MAKE_C_IDENTIFIER "hdml_anchor_${HDML_${platform}_TRIPLE}" anchor)
+    if (NOT TARGET ${anchor})
+        set(anchor_target "${HDML_${platform}_TRIPLE}")
+        if (platform STREQUAL "d3d12")
+            set(anchor_target "${HDML_d3d12_TARGETS}")  # the Windows runtime must carry d3d12compute
+        endif ()
+        add_halide_library(${anchor} FROM hdml.generator GENERATOR runtime_anchor
+                           TARGETS ${anchor_target} FEATURES ${HDML_KERNEL_FEATURES})
+    endif ()
+    get_property(anchors GLOBAL PROPERTY HDML_ANCHORS_${platform})
+    if (NOT anchor IN_LIST anchors)
+        set_property(GLOBAL APPEND PROPERTY HDML_ANCHORS_${platform} ${anchor})
+    endif ()
+    set(${out_var} ${anchor} PARENT_SCOPE)
+endfunction()
+
+function(hdml_kernel)
+    cmake_parse_arguments(ARG "" "FAMILY;GENERATOR" "PARAMS;PLATFORMS" ${ARGN})
+    list(SORT ARG_PARAMS)
+    list(JOIN ARG_PARAMS " " key)
+    set(values "${ARG_PARAMS}")
+    list(TRANSFORM values REPLACE "^[^=]*=" "")
+    list(JOIN values "_" suffix)
+    set(name "hdml_${ARG_GENERATOR}_${suffix}")
+    foreach (platform IN LISTS ARG_PLATFORMS)
+        if (NOT platform IN_LIST HDML_PLATFORMS)
+            continue()
+        endif ()
+        _hdml_anchor(anchor ${platform})
+        _hdml_tuning_params(tuning ${platform} ${ARG_GENERATOR} ${name})
+        set(lib ${name}_${platform})
+        add_halide_library(${lib} FROM hdml.generator
+                           GENERATOR ${ARG_GENERATOR}
+                           FUNCTION_NAME ${lib}
+                           TARGETS ${HDML_${platform}_TARGETS}
+                           FEATURES ${HDML_KERNEL_FEATURES}
+                           USE_RUNTIME ${anchor}.runtime
+                           PARAMS ${ARG_PARAMS} ${tuning})
+        set_property(GLOBAL APPEND PROPERTY HDML_KERNELS_${platform} ${lib})
+        set_property(GLOBAL APPEND PROPERTY HDML_KERNEL_ROWS_${platform}
+                     "HDML_KERNEL(${ARG_FAMILY}, \"${key}\", ${lib})")
+    endforeach ()
+endfunction()
+
+# Writes `content` to `path` only when it changed, so rebuilds stay incremental.
+function(_hdml_write_if_changed path content)
+    if (EXISTS "${path}")
+        file(READ "${path}" old)
+        if (old STREQUAL content)
+            return()
+        endif ()
+    endif ()
+    file(WRITE "${path}" "${content}")
+endfunction()
+
+function(hdml_finalize)
+    get_property(rows GLOBAL PROPERTY HDML_OPERATOR_ROWS)
+    list(JOIN rows "\n" text)
+    _hdml_write_if_changed("${HDML_GENERATED_DIR}/hdml/operators.inc" "// Generated from ops.cmake.\n${text}\n")
+
+    foreach (platform IN LISTS HDML_PLATFORMS)
+        get_property(kernels GLOBAL PROPERTY HDML_KERNELS_${platform})
+        get_property(anchors GLOBAL PROPERTY HDML_ANCHORS_${platform})
+        get_property(rows GLOBAL PROPERTY HDML_KERNEL_ROWS_${platform})
+        set(includes "${kernels}")
+        list(TRANSFORM includes PREPEND "#include \"")
+        list(TRANSFORM includes APPEND ".h\"")
+        list(JOIN includes "\n" includes)
+        list(JOIN rows "\n" rows)
+        _hdml_write_if_changed("${HDML_GENERATED_DIR}/hdml/kernels_${platform}.h"
+                               "// Generated from ops.cmake.\n#pragma once\n${includes}\n")
+        _hdml_write_if_changed("${HDML_GENERATED_DIR}/hdml/kernels_${platform}.inc"
+                               "// Generated from ops.cmake.\n${rows}\n")
+
+        get_target_property(cross ${anchors} IMPORTED)
+        if (cross)
+            # Cross-compiled kernels are imported archives: build them (and the
+            # runtime, which Halide 14 leaves out of `all`) as part of `all`.
+            set(updates "${kernels};${anchors}")
+            list(TRANSFORM updates APPEND ".update")
+            add_custom_target(hdml_kernels_${platform} ALL DEPENDS ${anchors}.runtime.update)
+            add_dependencies(hdml_kernels_${platform} ${updates})
+        else ()
+            add_library(hdml_kernels_${platform} INTERFACE)
+            target_link_libraries(hdml_kernels_${platform} INTERFACE ${kernels} ${anchors} ${anchors}.runtime)
+            target_include_directories(hdml_kernels_${platform} INTERFACE "${CMAKE_CURRENT_BINARY_DIR}")
+        endif ()
+    endforeach ()
+endfunction()

@@ -1,0 +1,32 @@
+# The platforms hdml generates kernels for. Each one is a Halide target list
+# (explicit triples only: `host` would bake in the build machine's CPU), the
+# features every kernel of it gets, and the tuning file under schedules/params.
+#
+#   x86    x86-64 Linux, multi-target: AVX-512 -> AVX2+FMA+F16C -> SSE4.1 -> baseline,
+#          chosen once at run time by Halide's CPU-feature check.
+#   arm    aarch64 Linux (cross-compiled; NEON is baseline on aarch64).
+#   cuda   x86-64 Linux host code with CUDA device kernels (PTX, JIT-compiled by
+#          the driver on newer GPUs; Halide 14 stops at capability 8.6).
+#   d3d12  x86-64 Windows with D3D12 compute kernels (HLSL, compiled at run time).
+
+set(HDML_KNOWN_PLATFORMS x86 arm cuda d3d12)
+
+set(HDML_x86_TARGETS
+    x86-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-sse41
+    x86-64-linux-avx-avx2-f16c-fma-sse41
+    x86-64-linux-sse41
+    x86-64-linux)
+set(HDML_x86_TRIPLE x86-64-linux)
+
+set(HDML_arm_TARGETS arm-64-linux)
+set(HDML_arm_TRIPLE arm-64-linux)
+
+set(HDML_cuda_TARGETS x86-64-linux-cuda-cuda_capability_80)
+set(HDML_cuda_TRIPLE x86-64-linux)
+
+set(HDML_d3d12_TARGETS x86-64-windows-d3d12compute)
+set(HDML_d3d12_TRIPLE x86-64-windows)
+
+# user_context: every call carries the hdml operator, so errors and device
+# contexts are tied to it; large_buffers: tensors may exceed 2 GiB.
+set(HDML_KERNEL_FEATURES user_context large_buffers)

@@ -1,0 +1,110 @@
+// Helpers shared by every hdml generator: element types, accumulator types and
+// order-preserving integer keys. Only algorithm-level facts live here; nothing
+// in this file knows about a target or a schedule.
+#pragma once
+
+#include "Halide.h"
+
+#include <map>
+#include <string>
+
+namespace hdml {
+
+// DirectML's data types, as GeneratorParam values. Halide 14's own "type" strings
+// lack int64/uint64, so generators take this enum and set their buffer types in
+// configure().
+enum class ElemType { Float16, Float32, Float64, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64 };
+
+inline const std::map<std::string, ElemType> &elem_type_names() {
+    static const std::map<std::string, ElemType> names = {
+        {"float16", ElemType::Float16}, {"float32", ElemType::Float32}, {"float64", ElemType::Float64},
+        {"int8", ElemType::Int8},       {"int16", ElemType::Int16},     {"int32", ElemType::Int32},
+        {"int64", ElemType::Int64},     {"uint8", ElemType::UInt8},     {"uint16", ElemType::UInt16},
+        {"uint32", ElemType::UInt32},   {"uint64", ElemType::UInt64},
+    };
+    return names;
+}
+
+inline Halide::Type halide_type_of(ElemType t) {
+    using namespace Halide;
+    switch (t) {
+    case ElemType::Float16: return Float(16);
+    case ElemType::Float32: return Float(32);
+    case ElemType::Float64: return Float(64);
+    case ElemType::Int8: return Int(8);
+    case ElemType::Int16: return Int(16);
+    case ElemType::Int32: return Int(32);
+    case ElemType::Int64: return Int(64);
+    case ElemType::UInt8: return UInt(8);
+    case ElemType::UInt16: return UInt(16);
+    case ElemType::UInt32: return UInt(32);
+    case ElemType::UInt64: return UInt(64);
+    }
+    return Halide::Type();
+}
+
+// Where the reduced dimension sits relative to the kept dimensions in memory.
+// Every kernel of a reducing family takes input(i, r, o) and writes output(i, o):
+//  - inner: i has extent 1; r is the fastest-moving dimension (vectorise along r);
+//  - outer: i is a kept dimension that moves faster than r (vectorise along i).
+enum class Layout { Inner, Outer };
+
+inline const std::map<std::string, Layout> &layout_names() {
+    static const std::map<std::string, Layout> names = {{"inner", Layout::Inner}, {"outer", Layout::Outer}};
+    return names;
+}
+
+// DirectML tensors have arbitrary element strides (0 = broadcast); Halide
+// otherwise assumes a unit innermost stride.
+template <typename Param>
+void allow_any_strides(Param &buffer) {
+    buffer.dim(0).set_stride(Halide::Expr());
+}
+
+inline Halide::Expr all_ones(Halide::Type t) {
+    return Halide::cast(t, -1);
+}
+
+// An unsigned integer of the same width whose unsigned order matches the value
+// order of v (floats: IEEE total order for non-NaN values; -0 < +0).
+inline Halide::Expr order_key(const Halide::Expr &v) {
+    using namespace Halide;
+    const Type t = v.type();
+    const Type u = UInt(t.bits());
+    const Expr top = cast(u, 1) << (t.bits() - 1);
+    if (t.is_uint()) return v;
+    if (t.is_int()) return reinterpret(u, v) ^ top;
+    const Expr b = reinterpret(u, v);
+    return select((b & top) != 0, ~b, b | top);
+}
+
+// Classify a float from its bits. (Halide 14 miscompiles vectorised is_nan on
+// float16 values converted in software, so the kernels never use it.)
+inline Halide::Expr magnitude_bits(const Halide::Expr &v) {
+    using namespace Halide;
+    const Type u = UInt(v.type().bits());
+    return reinterpret(u, v) & ~(cast(u, 1) << (v.type().bits() - 1));
+}
+inline Halide::Expr infinity_bits(Halide::Type float_type) {
+    using namespace Halide;
+    const int bits = float_type.bits();
+    const int mantissa = bits == 16 ? 10 : bits == 32 ? 23 : 52;
+    const Type u = UInt(bits);
+    return (all_ones(u) >> 1) ^ ((cast(u, 1) << mantissa) - 1);
+}
+inline Halide::Expr is_nan_value(const Halide::Expr &v) {
+    return magnitude_bits(v) > infinity_bits(v.type());
+}
+inline Halide::Expr is_finite_value(const Halide::Expr &v) {
+    return magnitude_bits(v) < infinity_bits(v.type());
+}
+
+// Inverse of order_key for a float type.
+inline Halide::Expr float_from_order_key(const Halide::Expr &k, Halide::Type float_type) {
+    using namespace Halide;
+    const Type u = k.type();
+    const Expr top = cast(u, 1) << (u.bits() - 1);
+    return reinterpret(float_type, select((k & top) != 0, k & ~top, ~k));
+}
+
+}  // namespace hdml

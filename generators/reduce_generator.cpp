@@ -1,0 +1,183 @@
+// The reducing family: DML_OPERATOR_REDUCE (all 12 functions) and the
+// ARGMAX/ARGMIN operators. Each pipeline reduces input(i, r, o) over r into
+// output(i, o); the runtime maps any DirectML descriptor onto that shape.
+#include "generators/common.h"
+#include "schedules/reduce_schedule.h"
+
+namespace hdml {
+
+using namespace Halide;
+
+// The combining operator. SUM, AVERAGE, L1, L2, LOG_SUM and SUM_SQUARE all
+// share `sum`: the element map (identity, |x|, x^2) and the final step
+// (none, /N, sqrt, log) are run-time inputs, so one pipeline serves six functions.
+enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
+
+class Reduce : public Generator<Reduce> {
+public:
+    GeneratorParam<ReduceOp> op{"op",
+                                ReduceOp::Sum,
+                                {{"sum", ReduceOp::Sum},
+                                 {"multiply", ReduceOp::Multiply},
+                                 {"min", ReduceOp::Min},
+                                 {"max", ReduceOp::Max},
+                                 {"log_sum_exp", ReduceOp::LogSumExp}}};
+    GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
+    GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
+    ReduceTuning tuning;
+
+    Input<Buffer<>> input{"input", 3};
+    Input<int32_t> element_map{"element_map"};  // 0: x, 1: |x|, 2: x*x   (sum only)
+    Input<int32_t> finish{"finish"};            // 0: none, 1: /N, 2: sqrt, 3: log   (float sum only)
+    Output<Buffer<>> output{"output", 2};
+
+    void configure() {
+        input.set_type(halide_type_of(dtype));
+        output.set_type(halide_type_of(dtype));
+    }
+
+    void generate() {
+        const Type t = halide_type_of(dtype);
+        // float16 accumulates in float32; signed integers accumulate in the
+        // unsigned type of their width, so SUM and MULTIPLY wrap (defined behaviour).
+        const Type acc_t = t.is_float() ? Float(std::max(32, t.bits())) : UInt(t.bits());
+        Var i("i"), o("o");
+        RDom r(0, input.dim(1).extent(), "r");
+        const Expr x = input(i, r, o);
+        Func acc("acc"), peak("peak");
+        std::vector<Func> reductions;
+        Expr result;
+
+        switch ((ReduceOp)op) {
+        case ReduceOp::Sum: {
+            const Expr v = cast(acc_t, x);
+            const Expr magnitude = t.is_float() ? abs(v) : cast(acc_t, abs(x));
+            acc(i, o) = cast(acc_t, 0);
+            acc(i, o) += select(element_map == 1, magnitude, element_map == 2, v * v, v);
+            result = acc(i, o);
+            if (t.is_float()) {
+                const Expr n = cast(acc_t, input.dim(1).extent());
+                result = select(finish == 1, result / n, finish == 2, sqrt(result), finish == 3, log(result), result);
+            }
+            reductions = {acc};
+            break;
+        }
+        case ReduceOp::Multiply:
+            acc(i, o) = cast(acc_t, 1);
+            acc(i, o) *= cast(acc_t, x);
+            result = acc(i, o);
+            reductions = {acc};
+            break;
+        case ReduceOp::Min:
+        case ReduceOp::Max: {
+            const bool is_max = op == ReduceOp::Max;
+            if (t.is_float()) {
+                // Reduce order-preserving keys so NaN can be made to win
+                // (NaN propagates, as in IEEE 754-2019 minimum/maximum).
+                const Type k = UInt(t.bits());
+                const Expr nan_key = is_max ? all_ones(k) : cast(k, 0);
+                const Expr key = select(is_nan_value(x), nan_key, order_key(x));
+                acc(i, o) = is_max ? cast(k, 0) : all_ones(k);
+                acc(i, o) = is_max ? max(acc(i, o), key) : min(acc(i, o), key);
+                result = float_from_order_key(acc(i, o), t);
+            } else {
+                acc(i, o) = is_max ? t.min() : t.max();
+                acc(i, o) = is_max ? max(acc(i, o), x) : min(acc(i, o), x);
+                result = acc(i, o);
+            }
+            reductions = {acc};
+            break;
+        }
+        case ReduceOp::LogSumExp: {
+            // Two passes, shifted by the maximum so large inputs do not overflow.
+            // A non-finite maximum is the answer itself: all -inf gives -inf,
+            // any +inf gives +inf, any NaN gives NaN.
+            const Type k = UInt(t.bits());
+            const Expr key = select(is_nan_value(x), all_ones(k), order_key(x));
+            peak(i, o) = cast(k, 0);
+            peak(i, o) = max(peak(i, o), key);
+            const Expr m = float_from_order_key(peak(i, o), t);
+            const Expr finite = is_finite_value(m);
+            const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
+            acc(i, o) = cast(acc_t, 0);
+            acc(i, o) += exp(cast(acc_t, x) - shift);
+            result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
+            reductions = {peak, acc};
+            break;
+        }
+        }
+        output(i, o) = t.is_int() ? reinterpret(t, cast(UInt(t.bits()), result)) : cast(t, result);
+        allow_any_strides(input);
+        allow_any_strides(output);
+
+        ReduceStages stages{output, reductions, i, o, r, layout, t};
+        schedule_reduce(stages, tuning, get_target());
+    }
+};
+
+// Index of the maximum (or minimum) over r, first or last among ties, as uint32.
+// NaN compares above everything for both ARGMAX and ARGMIN (so NaN is found).
+class ArgReduce : public Generator<ArgReduce> {
+public:
+    GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
+    GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
+    ReduceTuning tuning;
+
+    Input<Buffer<>> input{"input", 3};
+    Input<int32_t> find_min{"find_min"};      // 0: argmax, 1: argmin
+    Input<int32_t> last_index{"last_index"};  // 0: first index among ties, 1: last
+    Output<Buffer<uint32_t>> output{"output", 2};
+
+    void configure() {
+        input.set_type(halide_type_of(dtype));
+    }
+
+    void generate() {
+        const Type t = halide_type_of(dtype);
+        const Type k = UInt(t.bits());
+        Var i("i"), o("o");
+        RDom r(0, input.dim(1).extent(), "r");
+        const Expr x = input(i, r, o);
+
+        // Keys whose unsigned maximum is the wanted element: argmin flips the order.
+        const Expr value_mask = select(find_min != 0, all_ones(k), cast(k, 0));
+        Expr value_key = order_key(x) ^ value_mask;
+        if (t.is_float()) value_key = select(is_nan_value(x), all_ones(k), value_key);
+        // Likewise for the index: first-among-ties wants the smallest index to win.
+        const Expr index_mask = select(last_index != 0, cast<uint32_t>(0), Halide::UInt(32).max());
+        const Expr index_key = cast<uint32_t>(r) ^ index_mask;
+
+        std::vector<Func> reductions;
+        Expr best_index_key;
+        if (t.bits() <= 32) {
+            // One pass over a packed (value, index) key: a plain max, which
+            // rfactor and vectorisation keep exact (no tuple-argmax tie bug).
+            Func best("best");
+            best(i, o) = cast<uint64_t>(0);
+            best(i, o) = max(best(i, o), (cast<uint64_t>(value_key) << 32) | cast<uint64_t>(index_key));
+            best_index_key = cast<uint32_t>(best(i, o) & cast<uint64_t>(Halide::UInt(32).max()));
+            reductions = {best};
+        } else {
+            // 64-bit values leave no room for the index: find the best value,
+            // then the best index holding it.
+            Func peak("peak"), where("where");
+            peak(i, o) = cast(k, 0);
+            peak(i, o) = max(peak(i, o), value_key);
+            where(i, o) = cast<uint32_t>(0);
+            where(i, o) = max(where(i, o), select(value_key == peak(i, o), index_key, cast<uint32_t>(0)));
+            best_index_key = where(i, o);
+            reductions = {peak, where};
+        }
+        output(i, o) = best_index_key ^ index_mask;
+        allow_any_strides(input);
+        allow_any_strides(output);
+
+        ReduceStages stages{output, reductions, i, o, r, layout, t};
+        schedule_reduce(stages, tuning, get_target());
+    }
+};
+
+}  // namespace hdml
+
+HALIDE_REGISTER_GENERATOR(hdml::Reduce, reduce)
+HALIDE_REGISTER_GENERATOR(hdml::ArgReduce, arg_reduce)

@@ -1,0 +1,70 @@
+/* hdml/hdml.h — create and run DirectML-described operators on CPU and GPU.
+ *
+ * The flow follows DirectML's: create a device, create an operator from a
+ * DML_OPERATOR_DESC (validated and compiled there), execute it on bound
+ * buffers. Every function that can fail returns an HRESULT; on failure
+ * hdmlGetLastErrorMessage() describes why (the tensor, the field and the rule,
+ * as DirectML's debug layer does).
+ *
+ * Binding order: tensors are bound in the order the operator desc declares
+ * them (REDUCE: InputTensor, OutputTensor; GATHER: InputTensor, IndicesTensor;
+ * SPLIT: OutputTensors[0..n); JOIN: InputTensors[0..n)). Offsets are in bytes.
+ * On the CPU device, HDML_BUFFER_BINDING::Buffer is a host pointer.
+ *
+ * Threads: devices and operators may be shared between threads; a single
+ * operator may be executed concurrently on distinct buffers.
+ *
+ * Environment: HDML_VERBOSE=1 logs, per operator created, the kernel chosen and
+ * why. HDML_CPU_ISA=baseline|sse41|avx2 caps the x86 instruction set the
+ * kernels may use (read once, when the first device is created).
+ */
+#ifndef HDML_HDML_H
+#define HDML_HDML_H
+
+#include <stdint.h>
+
+#include "hdml/directml.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum HDML_DEVICE_TYPE {
+    HDML_DEVICE_TYPE_CPU = 0,
+    HDML_DEVICE_TYPE_CUDA = 1,
+    HDML_DEVICE_TYPE_D3D12 = 2
+} HDML_DEVICE_TYPE;
+
+typedef struct hdml_device hdml_device;
+typedef struct hdml_operator hdml_operator;
+
+typedef struct HDML_BUFFER_BINDING {
+    void* Buffer;
+    uint64_t Offset;
+    uint64_t SizeInBytes;
+} HDML_BUFFER_BINDING;
+
+/* DXGI_ERROR_UNSUPPORTED when the device type is not built in or has no hardware. */
+HDML_API HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE type, uint32_t ordinal, hdml_device** device);
+
+/* Validates the desc (E_INVALIDARG with a message on any violation) and
+ * prepares the kernels. The desc and its arrays need not outlive the call. */
+HDML_API HRESULT hdmlCreateOperator(hdml_device* device, const DML_OPERATOR_DESC* desc, hdml_operator** op);
+
+/* Runs the operator. Checks the binding counts, that buffers are non-null,
+ * that each range holds the tensor's TotalTensorSizeInBytes, and that offsets
+ * are multiples of the tensor's GuaranteedBaseOffsetAlignment (16 if 0). */
+HDML_API HRESULT hdmlExecute(hdml_operator* op, uint32_t inputCount, const HDML_BUFFER_BINDING* inputs,
+                             uint32_t outputCount, const HDML_BUFFER_BINDING* outputs);
+
+HDML_API void hdmlReleaseOperator(hdml_operator* op);
+HDML_API void hdmlReleaseDevice(hdml_device* device);
+
+/* Thread-local: describes the last failure on this thread ("" if none). */
+HDML_API const char* hdmlGetLastErrorMessage(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HDML_HDML_H */

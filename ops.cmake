@@ -1,0 +1,46 @@
+# The manifest: every operator and every kernel variant hdml builds, listed once.
+# From it the build derives the Halide libraries (one per variant and platform),
+# the runtime's kernel tables, its operator table, the tests and the benchmarks.
+#
+# To add an operator: its generator source in hdml_generators(), one
+# hdml_operator() block (runtime source, factory, test, benchmark) and its
+# hdml_kernel() variants below. Nothing else needs editing.
+
+hdml_generators(SOURCES
+    generators/runtime_anchor_generator.cpp
+    generators/reduce_generator.cpp)
+
+hdml_operator(TYPE DML_OPERATOR_REDUCE FACTORY create_reduce_operator
+    SOURCES runtime/ops/reduce.cpp
+    TESTS test/reduce_test.cpp
+    BENCHMARKS bench/reduce_bench.cpp)
+
+# --- Reducing family: input(i, r, o) -> output(i, o) -------------------------
+# D3D12 (HLSL SM 5.1) has no 64-bit integers, so 64-bit types and the packed
+# 64-bit argmax key skip it.
+set(_all x86 arm cuda d3d12)
+set(_no_d3d12 x86 arm cuda)
+foreach (layout inner outer)
+    foreach (dtype float32 float16)
+        foreach (op sum multiply min max log_sum_exp)
+            hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=${dtype} layout=${layout} PLATFORMS ${_all})
+        endforeach ()
+    endforeach ()
+    foreach (dtype int32 uint32 int64 uint64)
+        set(_platforms ${_all})
+        if (dtype MATCHES "64")
+            set(_platforms ${_no_d3d12})
+        endif ()
+        foreach (op sum multiply min max)
+            hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=${dtype} layout=${layout} PLATFORMS ${_platforms})
+        endforeach ()
+    endforeach ()
+    foreach (dtype int8 int16 uint8 uint16)
+        foreach (op min max)
+            hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=${dtype} layout=${layout} PLATFORMS ${_all})
+        endforeach ()
+    endforeach ()
+    foreach (dtype float32 float16 int8 int16 int32 int64 uint8 uint16 uint32 uint64)
+        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=${layout} PLATFORMS ${_no_d3d12})
+    endforeach ()
+endforeach ()

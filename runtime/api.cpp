@@ -1,0 +1,157 @@
+// The C API: device creation, the operator table (generated from ops.cmake),
+// and the binding checks every operator shares.
+#include "hdml/hdml.h"
+#include "runtime/error.h"
+#include "runtime/halide_glue.h"
+#include "runtime/operator.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+namespace hdml {
+
+#define HDML_OPERATOR(type, factory) HRESULT factory(const hdml_device &, const void *, std::unique_ptr<hdml_operator> *);
+#include "hdml/operators.inc"
+#undef HDML_OPERATOR
+
+namespace {
+
+struct OperatorEntry {
+    DML_OPERATOR_TYPE type;
+    const char *name;
+    OperatorFactory factory;
+};
+
+#define HDML_OPERATOR(type, factory) {type, #type, factory},
+const OperatorEntry kOperators[] = {
+#include "hdml/operators.inc"
+};
+#undef HDML_OPERATOR
+
+const OperatorEntry *find_operator(int32_t type) {
+    for (const OperatorEntry &entry : kOperators) {
+        if (entry.type == type) return &entry;
+    }
+    return nullptr;
+}
+
+HRESULT check_bindings(const char *kind, uint32_t count, const HDML_BUFFER_BINDING *bindings,
+                       const std::vector<Tensor> &tensors, std::vector<void *> *pointers) {
+    if (count != tensors.size()) {
+        return invalid_arg(format("hdmlExecute: %u %s bindings were given; the operator has %zu %s tensors.", count,
+                                  kind, tensors.size(), kind));
+    }
+    if (count && !bindings) return invalid_arg(format("hdmlExecute: the %s binding array is null.", kind));
+    pointers->resize(count);
+    for (uint32_t k = 0; k < count; ++k) {
+        const Tensor &t = tensors[k];
+        const HDML_BUFFER_BINDING &b = bindings[k];
+        if (!b.Buffer) {
+            return invalid_arg(format("hdmlExecute: the binding of tensor '%s' has a null Buffer.", t.name.c_str()));
+        }
+        if (b.SizeInBytes < t.total_bytes) {
+            return invalid_arg(format("hdmlExecute: the binding of tensor '%s' has SizeInBytes %llu, smaller than its "
+                                      "TotalTensorSizeInBytes %llu.",
+                                      t.name.c_str(), (unsigned long long)b.SizeInBytes,
+                                      (unsigned long long)t.total_bytes));
+        }
+        if (b.Offset % t.offset_alignment() != 0) {
+            return invalid_arg(format("hdmlExecute: the binding of tensor '%s' has Offset %llu, which is not a "
+                                      "multiple of %u (GuaranteedBaseOffsetAlignment, or 16 when it is 0).",
+                                      t.name.c_str(), (unsigned long long)b.Offset, t.offset_alignment()));
+        }
+        (*pointers)[k] = static_cast<uint8_t *>(b.Buffer) + b.Offset;
+    }
+    return S_OK;
+}
+
+}  // namespace
+
+bool verbose() {
+    static const bool on = [] {
+        const char *v = std::getenv("HDML_VERBOSE");
+        return v && *v && *v != '0';
+    }();
+    return on;
+}
+
+void log_verbose(const std::string &line) {
+    if (verbose()) std::fprintf(stderr, "hdml: %s\n", line.c_str());
+}
+
+}  // namespace hdml
+
+using namespace hdml;
+
+extern "C" {
+
+HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE device_type, uint32_t ordinal, hdml_device **device) {
+    clear_last_error();
+    const int32_t type = raw_enum(device_type);
+    if (!device) return invalid_arg("hdmlCreateDevice: the device out-pointer is null.");
+    *device = nullptr;
+    if (type != HDML_DEVICE_TYPE_CPU) {
+        const char *name = type == HDML_DEVICE_TYPE_CUDA ? "CUDA" : type == HDML_DEVICE_TYPE_D3D12 ? "D3D12" : nullptr;
+        if (!name) return invalid_arg(format("hdmlCreateDevice: %d is not an HDML_DEVICE_TYPE.", type));
+        return fail(DXGI_ERROR_UNSUPPORTED,
+                    format("hdmlCreateDevice: the %s device is not available in this build of hdml.", name));
+    }
+    if (ordinal != 0) {
+        return fail(DXGI_ERROR_UNSUPPORTED, format("hdmlCreateDevice: there is one CPU device; ordinal %u does not exist.",
+                                                   ordinal));
+    }
+    init_halide_runtime();
+    *device = new (std::nothrow) hdml_device{HDML_DEVICE_TYPE_CPU, ordinal};
+    return *device ? S_OK : fail(E_OUTOFMEMORY, "hdmlCreateDevice: out of memory.");
+}
+
+HRESULT hdmlCreateOperator(hdml_device *device, const DML_OPERATOR_DESC *desc, hdml_operator **op) {
+    clear_last_error();
+    if (!op) return invalid_arg("hdmlCreateOperator: the operator out-pointer is null.");
+    *op = nullptr;
+    if (!device) return invalid_arg("hdmlCreateOperator: the device is null.");
+    if (!desc) return invalid_arg("hdmlCreateOperator: the DML_OPERATOR_DESC is null.");
+    const OperatorEntry *entry = find_operator(raw_enum(desc->Type));
+    if (!entry) {
+        return invalid_arg(format("hdmlCreateOperator: DML_OPERATOR_DESC::Type %d is not an operator hdml implements.",
+                                  raw_enum(desc->Type)));
+    }
+    if (!desc->Desc) return invalid_arg(format("hdmlCreateOperator: %s has a null Desc.", entry->name));
+    std::unique_ptr<hdml_operator> created;
+    try {
+        HDML_RETURN_IF_FAILED(entry->factory(*device, desc->Desc, &created));
+    } catch (const std::bad_alloc &) {
+        return fail(E_OUTOFMEMORY, format("hdmlCreateOperator: out of memory creating %s.", entry->name));
+    }
+    *op = created.release();
+    return S_OK;
+}
+
+HRESULT hdmlExecute(hdml_operator *op, uint32_t inputCount, const HDML_BUFFER_BINDING *inputs, uint32_t outputCount,
+                    const HDML_BUFFER_BINDING *outputs) {
+    clear_last_error();
+    if (!op) return invalid_arg("hdmlExecute: the operator is null.");
+    try {
+        std::vector<void *> in, out;
+        HDML_RETURN_IF_FAILED(check_bindings("input", inputCount, inputs, op->inputs, &in));
+        HDML_RETURN_IF_FAILED(check_bindings("output", outputCount, outputs, op->outputs, &out));
+        return op->run(in.data(), out.data());
+    } catch (const std::bad_alloc &) {
+        return fail(E_OUTOFMEMORY, "hdmlExecute: out of memory.");
+    }
+}
+
+void hdmlReleaseOperator(hdml_operator *op) {
+    delete op;
+}
+
+void hdmlReleaseDevice(hdml_device *device) {
+    delete device;
+}
+
+const char *hdmlGetLastErrorMessage(void) {
+    return last_error();
+}
+
+}  // extern "C"

@@ -1,0 +1,35 @@
+// The table of generated kernels linked into this build, keyed by family and
+// by the generator parameters that made them ("dtype=float32 layout=inner op=sum").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+struct halide_buffer_t;
+
+namespace hdml {
+
+// One signature per kernel family; the generated table is checked against these at compile time.
+using reduce_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t element_map, int32_t finish,
+                          halide_buffer_t *output);
+using arg_reduce_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t find_min, int32_t last_index,
+                              halide_buffer_t *output);
+
+using ErasedKernel = void (*)();
+
+struct KernelEntry {
+    const char *family;
+    const char *key;
+    const char *name;
+    ErasedKernel fn;
+};
+
+// The CPU kernel of `family` built for `key`, or nullptr when the manifest has none.
+const KernelEntry *find_cpu_kernel(const char *family, const std::string &key);
+
+template <typename Fn>
+Fn kernel_fn(const KernelEntry *entry) {
+    return reinterpret_cast<Fn>(entry->fn);
+}
+
+}  // namespace hdml

@@ -1,0 +1,36 @@
+// The runtime's view of devices and operators. An operator is created from a
+// validated desc (its factory does validation, canonicalisation and kernel
+// choice once) and afterwards only binds pointers and calls kernels.
+#pragma once
+
+#include "hdml/hdml.h"
+#include "runtime/tensor.h"
+
+#include <memory>
+#include <vector>
+
+struct hdml_device {
+    HDML_DEVICE_TYPE type;
+    uint32_t ordinal;
+};
+
+struct hdml_operator {
+    virtual ~hdml_operator() = default;
+
+    // The tensors in binding order; hdmlExecute checks bindings against them.
+    std::vector<hdml::Tensor> inputs;
+    std::vector<hdml::Tensor> outputs;
+
+    // Called with validated, offset-applied pointers, one per tensor.
+    virtual HRESULT run(const void *const *inputs, void *const *outputs) = 0;
+};
+
+namespace hdml {
+
+using OperatorFactory = HRESULT (*)(const hdml_device &device, const void *desc, std::unique_ptr<hdml_operator> *op);
+
+// True when HDML_VERBOSE=1: operators log the kernel they chose and why.
+bool verbose();
+void log_verbose(const std::string &line);
+
+}  // namespace hdml

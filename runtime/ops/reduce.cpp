@@ -1,0 +1,118 @@
+// DML_OPERATOR_REDUCE: validation (DirectML's rules and its newest data-type
+// table per function), then one of the reducing kernels.
+#include "runtime/error.h"
+#include "runtime/reducing_operator.h"
+
+#include <memory>
+
+namespace hdml {
+
+namespace {
+
+constexpr DML_TENSOR_DATA_TYPE kFloat[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                           DML_TENSOR_DATA_TYPE_UNKNOWN};
+constexpr DML_TENSOR_DATA_TYPE kFloatAndWideInt[] = {
+    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
+    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UNKNOWN};
+constexpr DML_TENSOR_DATA_TYPE kFloatAndAllInt[] = {
+    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64,
+    DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,
+    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UINT16,
+    DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_UNKNOWN};
+constexpr DML_TENSOR_DATA_TYPE kIndex[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
+                                           DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32,
+                                           DML_TENSOR_DATA_TYPE_UNKNOWN};
+
+struct FunctionInfo {
+    const char *name;
+    const DML_TENSOR_DATA_TYPE *input_types;
+    const char *kernel_op;  // nullptr: the arg_reduce family
+    ReduceArgs args;
+};
+
+// Indexed by DML_REDUCE_FUNCTION. Six functions share the `sum` kernel through
+// its run-time element map and finishing step.
+const FunctionInfo kFunctions[] = {
+    {"DML_REDUCE_FUNCTION_ARGMAX", kFloatAndAllInt, nullptr, {}},
+    {"DML_REDUCE_FUNCTION_ARGMIN", kFloatAndAllInt, nullptr, {}},
+    {"DML_REDUCE_FUNCTION_AVERAGE", kFloat, "sum", {0, 1}},
+    {"DML_REDUCE_FUNCTION_L1", kFloatAndWideInt, "sum", {1, 0}},
+    {"DML_REDUCE_FUNCTION_L2", kFloat, "sum", {2, 2}},
+    {"DML_REDUCE_FUNCTION_LOG_SUM", kFloat, "sum", {0, 3}},
+    {"DML_REDUCE_FUNCTION_LOG_SUM_EXP", kFloat, "log_sum_exp", {}},
+    {"DML_REDUCE_FUNCTION_MAX", kFloatAndAllInt, "max", {}},
+    {"DML_REDUCE_FUNCTION_MIN", kFloatAndAllInt, "min", {}},
+    {"DML_REDUCE_FUNCTION_MULTIPLY", kFloatAndWideInt, "multiply", {}},
+    {"DML_REDUCE_FUNCTION_SUM", kFloatAndWideInt, "sum", {0, 0}},
+    {"DML_REDUCE_FUNCTION_SUM_SQUARE", kFloatAndWideInt, "sum", {2, 0}},
+};
+
+}  // namespace
+
+// Rules shared with ARGMAX/ARGMIN: ranks match, axes valid and unique, output
+// sizes 1 on reduced axes and equal elsewhere. Sets *mask to the reduced axes.
+HRESULT validate_reduction_axes(const Tensor &in, const Tensor &out, uint32_t axis_count, const uint32_t *axes,
+                                const char *op, uint32_t *mask) {
+    HDML_RETURN_IF_FAILED(require_same_rank(in, out));
+    if (axis_count == 0) return invalid_arg(format("%s: AxisCount is 0; at least one axis must be reduced.", op));
+    if (axis_count > in.rank) {
+        return invalid_arg(format("%s: AxisCount %u exceeds the DimensionCount %u of tensor '%s'.", op, axis_count,
+                                  in.rank, in.name.c_str()));
+    }
+    if (!axes) return invalid_arg(format("%s: Axes is null but AxisCount is %u.", op, axis_count));
+    *mask = 0;
+    for (uint32_t k = 0; k < axis_count; ++k) {
+        if (axes[k] >= in.rank) {
+            return invalid_arg(format("%s: Axes[%u] = %u is out of range; axes must be in [0, %u] (DimensionCount of "
+                                      "tensor '%s' minus 1).",
+                                      op, k, axes[k], in.rank - 1, in.name.c_str()));
+        }
+        if ((*mask >> axes[k]) & 1) {
+            return invalid_arg(format("%s: Axes[%u] = %u appears more than once; axes must be unique.", op, k, axes[k]));
+        }
+        *mask |= 1u << axes[k];
+    }
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        const bool reduced = (*mask >> d) & 1;
+        const uint32_t expected = reduced ? 1 : in.sizes[d];
+        if (out.sizes[d] != expected) {
+            return invalid_arg(format("%s: tensor '%s' has Sizes[%u] = %u but %u is required (%s).", op,
+                                      out.name.c_str(), d, out.sizes[d], expected,
+                                      reduced ? "reduced axes have size 1"
+                                              : "kept axes match the input tensor's size"));
+        }
+    }
+    return S_OK;
+}
+
+HRESULT create_reduce_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
+    const auto &desc = *static_cast<const DML_REDUCE_OPERATOR_DESC *>(raw_desc);
+    const unsigned function = (unsigned)raw_enum(desc.Function);
+    if (function >= sizeof(kFunctions) / sizeof(kFunctions[0])) {
+        return invalid_arg(format("DML_OPERATOR_REDUCE: Function %d is not a DML_REDUCE_FUNCTION.", (int)function));
+    }
+    const FunctionInfo &info = kFunctions[function];
+    Tensor in, out;
+    HDML_RETURN_IF_FAILED(read_tensor(desc.InputTensor, "InputTensor", &in));
+    HDML_RETURN_IF_FAILED(read_tensor(desc.OutputTensor, "OutputTensor", &out));
+    const std::string what = format("DML_OPERATOR_REDUCE with %s", info.name);
+    uint32_t mask = 0;
+    HDML_RETURN_IF_FAILED(validate_reduction_axes(in, out, desc.AxisCount, desc.Axes, what.c_str(), &mask));
+    HDML_RETURN_IF_FAILED(require_type_in(in, info.input_types, what.c_str()));
+
+    auto op = std::make_unique<ReducingOperator>();
+    if (!info.kernel_op) {
+        // ARGMAX/ARGMIN through REDUCE: first index among ties (INCREASING).
+        HDML_RETURN_IF_FAILED(require_type_in(out, kIndex, what.c_str()));
+        ArgReduceArgs args;
+        args.find_min = function == DML_REDUCE_FUNCTION_ARGMIN;
+        HDML_RETURN_IF_FAILED(op->init_arg_reduce(in, out, mask, args, what));
+    } else {
+        HDML_RETURN_IF_FAILED(require_same_type(in, out));
+        HDML_RETURN_IF_FAILED(op->init_reduce(in, out, mask, info.kernel_op, info.args, what));
+    }
+    *result = std::move(op);
+    return S_OK;
+}
+
+}  // namespace hdml

@@ -1,0 +1,45 @@
+// Canonicalisation of reductions: any rank-1..8 DirectML reduction (any axis
+// set, any element strides, zero strides included) becomes calls of a kernel
+// over input(i, r, o) -> output(i, o), looped in C++ over leftover kept dims.
+#pragma once
+
+#include "runtime/tensor.h"
+
+#include <string>
+#include <vector>
+
+namespace hdml {
+
+struct ReduceDim {
+    int64_t extent = 1;
+    int64_t in_stride = 0;   // elements of the (possibly packed) input
+    int64_t out_stride = 0;  // elements of the output (kept dims only)
+    bool reduced = false;
+};
+
+struct ReduceShape {
+    // Kernel dims. Layout "inner": i has extent 1 and r moves fastest in memory;
+    // "outer": i is a kept dim moving faster than r (vectorised along i).
+    bool outer_layout = false;
+    ReduceDim i, r, o;
+    // Kept dims the C++ side iterates over, outermost first.
+    std::vector<ReduceDim> loops;
+    // When the reduced dims cannot be expressed as one strided dim (several
+    // reduced runs, or incompatible strides), the input is first copied into a
+    // contiguous buffer ordered [kept dims..., reduced dims...] (DML order kept
+    // within each group, so ArgMax's flattened index is unchanged).
+    bool packed = false;
+    std::vector<uint32_t> pack_order;  // DML dims in the packed buffer's order, outermost first
+
+    std::string describe() const;
+};
+
+// `reduced_mask` bit d set = DML axis d (0 = outermost) is reduced.
+// `reorder_reduced`: the function does not care about the order of reduced
+// elements, so reduced dims may be permuted to fuse (false for ARGMAX/ARGMIN).
+// `out_stride_scale` multiplies output strides (2 when 64-bit indices are
+// written as the low halves of uint32 pairs).
+ReduceShape plan_reduce(const Tensor &input, const Tensor &output, uint32_t reduced_mask, bool reorder_reduced,
+                        int64_t out_stride_scale);
+
+}  // namespace hdml

@@ -1,0 +1,47 @@
+// Execution shared by every operator built on the reducing kernels (REDUCE,
+// and ARGMAX/ARGMIN): pick the kernel for a planned shape, then per call pack
+// if needed, loop over leftover dims and call it.
+#pragma once
+
+#include "runtime/kernels.h"
+#include "runtime/operator.h"
+#include "runtime/reduce_shape.h"
+
+#include <string>
+
+namespace hdml {
+
+// Run-time arguments of the two kernel families.
+struct ReduceArgs {
+    int32_t element_map = 0;  // reduce: 0 x, 1 |x|, 2 x*x
+    int32_t finish = 0;       // reduce: 0 none, 1 /N, 2 sqrt, 3 log
+};
+struct ArgReduceArgs {
+    bool find_min = false;
+    bool last_index = false;
+};
+
+class ReducingOperator : public hdml_operator {
+public:
+    // `op` is the generator's op parameter ("sum", ...) or empty for arg_reduce.
+    // `reduced_mask` bit d = DML axis d is reduced. `what` names the operator in logs.
+    HRESULT init_reduce(const Tensor &input, const Tensor &output, uint32_t reduced_mask, const char *op,
+                        ReduceArgs args, const std::string &what);
+    HRESULT init_arg_reduce(const Tensor &input, const Tensor &output, uint32_t reduced_mask, ArgReduceArgs args,
+                            const std::string &what);
+
+    HRESULT run(const void *const *inputs, void *const *outputs) override;
+
+private:
+    HRESULT choose_kernel(const char *family, const std::string &key, const std::string &what);
+    HRESULT call_kernel(const uint8_t *input, uint8_t *output, const char *family);
+
+    ReduceShape shape_;
+    const KernelEntry *kernel_ = nullptr;
+    bool arg_ = false;
+    ReduceArgs reduce_args_;
+    ArgReduceArgs arg_args_;
+    bool wide_indices_ = false;  // 64-bit index output: kernel writes low words, run() clears high words
+};
+
+}  // namespace hdml

@@ -1,0 +1,266 @@
+// DML_OPERATOR_REDUCE: the seed page's examples exactly, a randomised
+// comparison with the independent reference over ranks 1-8, axis masks,
+// strides, broadcast, every function x type, and one test per validation rule.
+#include "catch.hpp"
+#include "reference.h"
+
+#include <cstdio>
+#include <map>
+
+using namespace hdml_test;
+
+namespace {
+
+constexpr DML_TENSOR_DATA_TYPE F32 = DML_TENSOR_DATA_TYPE_FLOAT32, F16 = DML_TENSOR_DATA_TYPE_FLOAT16,
+                               I8 = DML_TENSOR_DATA_TYPE_INT8, I16 = DML_TENSOR_DATA_TYPE_INT16,
+                               I32 = DML_TENSOR_DATA_TYPE_INT32, I64 = DML_TENSOR_DATA_TYPE_INT64,
+                               U8 = DML_TENSOR_DATA_TYPE_UINT8, U16 = DML_TENSOR_DATA_TYPE_UINT16,
+                               U32 = DML_TENSOR_DATA_TYPE_UINT32, U64 = DML_TENSOR_DATA_TYPE_UINT64;
+
+const char *function_name(DML_REDUCE_FUNCTION fn) {
+    static const char *names[] = {"ARGMAX", "ARGMIN", "AVERAGE", "L1",  "L2",  "LOG_SUM",
+                                  "LOG_SUM_EXP", "MAX", "MIN", "MULTIPLY", "SUM", "SUM_SQUARE"};
+    return names[fn];
+}
+
+// The newest data-type table (DirectML feature level 5.0+/4.1+), per function.
+std::vector<DML_TENSOR_DATA_TYPE> supported_types(DML_REDUCE_FUNCTION fn) {
+    switch (fn) {
+    case DML_REDUCE_FUNCTION_AVERAGE:
+    case DML_REDUCE_FUNCTION_L2:
+    case DML_REDUCE_FUNCTION_LOG_SUM:
+    case DML_REDUCE_FUNCTION_LOG_SUM_EXP: return {F32, F16};
+    case DML_REDUCE_FUNCTION_L1:
+    case DML_REDUCE_FUNCTION_SUM_SQUARE:
+    case DML_REDUCE_FUNCTION_MULTIPLY:
+    case DML_REDUCE_FUNCTION_SUM: return {F32, F16, I64, I32, U64, U32};
+    default: return {F32, F16, I64, I32, I16, I8, U64, U32, U16, U8};
+    }
+}
+
+struct ReduceCase {
+    DML_REDUCE_FUNCTION fn;
+    TestTensor in, out;
+    std::vector<uint32_t> axes;
+    DML_REDUCE_OPERATOR_DESC desc{};
+
+    void bind() {
+        desc.Function = fn;
+        desc.InputTensor = &in.desc;
+        desc.OutputTensor = &out.desc;
+        desc.AxisCount = (UINT)axes.size();
+        desc.Axes = axes.data();
+    }
+};
+
+std::vector<float> run_float(DML_REDUCE_FUNCTION fn, std::vector<uint32_t> in_sizes, std::vector<float> values,
+                             std::vector<uint32_t> axes) {
+    ReduceCase c;
+    c.fn = fn;
+    c.in = TestTensor(F32, in_sizes);
+    for (size_t k = 0; k < values.size(); ++k) c.in.set_float(k, values[k]);
+    std::vector<uint32_t> out_sizes = in_sizes;
+    for (uint32_t a : axes) out_sizes[a] = 1;
+    c.out = TestTensor(F32, out_sizes);
+    c.axes = axes;
+    c.bind();
+    Runner runner;
+    REQUIRE(runner.create(DML_OPERATOR_REDUCE, &c.desc) == S_OK);
+    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+    std::vector<float> result;
+    for (uint64_t k = 0; k < c.out.count(); ++k) result.push_back((float)c.out.float_at(k));
+    return result;
+}
+
+// Fills a tensor with values suited to the function (keeps products and logs finite).
+void fill_random(TestTensor &t, DML_REDUCE_FUNCTION fn, std::mt19937 &rng) {
+    std::uniform_real_distribution<double> wide(-2.0, 2.0), positive(0.5, 2.0), near_one(0.8, 1.25);
+    std::uniform_int_distribution<int> small(-4, 4);
+    t.for_each_index([&](const std::vector<uint32_t> &index) {
+        const uint64_t off = t.offset(index);
+        if (is_float(t.type)) {
+            double v = fn == DML_REDUCE_FUNCTION_MULTIPLY ? near_one(rng)
+                       : fn == DML_REDUCE_FUNCTION_LOG_SUM ? positive(rng)
+                                                           : wide(rng);
+            // Coarse values make ties likely, which argmax/argmin must resolve exactly.
+            if (fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN || fn == DML_REDUCE_FUNCTION_MAX ||
+                fn == DML_REDUCE_FUNCTION_MIN) {
+                v = small(rng) * 0.5;
+            }
+            t.set_float(off, v);
+        } else {
+            uint64_t v = ((uint64_t)rng() << 32) | rng();
+            if (fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN) v = (uint64_t)(int64_t)small(rng);
+            t.set_bits(off, v);
+        }
+    });
+}
+
+// Compares every output element with the reference and checks that the
+// output's padding bytes were not written.
+void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, const std::string &label) {
+    const bool arg = c.fn == DML_REDUCE_FUNCTION_ARGMAX || c.fn == DML_REDUCE_FUNCTION_ARGMIN;
+    std::vector<bool> is_element(c.out.storage.size(), false);
+    c.out.for_each_index([&](const std::vector<uint32_t> &index) {
+        const uint64_t off = c.out.offset(index);
+        for (uint32_t b = 0; b < bytes_of(c.out.type); ++b) is_element[off * bytes_of(c.out.type) + b] = true;
+        const RefValue ref = reference_reduce(c.in, mask, index, c.fn);
+        INFO(label << " at output " << shape_string(index));
+        if (arg || !is_float(c.out.type)) {
+            const uint32_t bits = bytes_of(c.out.type) * 8;
+            const uint64_t got = c.out.bits_at(off) & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+            REQUIRE(got == ref.bits);
+        } else {
+            const double got = c.out.float_at(off);
+            // The result as the output type can hold it (float16 overflows to inf).
+            const double rounded = c.out.type == F16 ? half_to_float(float_to_half((float)ref.value)) : (float)ref.value;
+            if (std::isinf(rounded) && !std::isinf(ref.value) && std::isfinite(got)) {
+                REQUIRE(std::fabs(got) >= (c.out.type == F16 ? 65504.0 : 3.4e38));
+            } else if (std::isnan(ref.value)) {
+                REQUIRE(std::isnan(got));
+            } else if (std::isinf(rounded)) {
+                REQUIRE(got == rounded);
+            } else {
+                const double rel = c.out.type == F16 ? 2e-3 : 2e-6;
+                const double tol = rel * (ref.scale + std::fabs(ref.value)) + (c.out.type == F16 ? 1e-4 : 1e-30);
+                INFO("got " << got << " expected " << ref.value << " tolerance " << tol);
+                REQUIRE(std::fabs(got - ref.value) <= tol);
+            }
+        }
+    });
+    for (size_t b = 0; b < c.out.storage.size(); ++b) {
+        if (!is_element[b]) {
+            INFO(label << ": byte " << b << " of the output is padding and must not be written");
+            REQUIRE(c.out.storage[b] == out_before.storage[b]);
+        }
+    }
+}
+
+uint32_t random_seed() {
+    static const uint32_t seed = [] {
+        const char *env = std::getenv("HDML_TEST_SEED");
+        const uint32_t s = env ? (uint32_t)std::strtoul(env, nullptr, 10) : std::random_device{}();
+        std::printf("reduce_test: random seed %u (set HDML_TEST_SEED to reproduce)\n", s);
+        return s;
+    }();
+    return seed;
+}
+
+// Runs one randomised case; returns a label for messages.
+void run_random_case(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes,
+                     uint32_t mask, std::mt19937 &rng) {
+    ReduceCase c;
+    c.fn = fn;
+    const uint32_t rank = (uint32_t)sizes.size();
+    c.in = TestTensor(type, sizes, random_strides(sizes, rng, true));
+    fill_random(c.in, fn, rng);
+    std::vector<uint32_t> out_sizes = sizes;
+    for (uint32_t d = 0; d < rank; ++d) {
+        if ((mask >> d) & 1) {
+            out_sizes[d] = 1;
+            c.axes.push_back(d);
+        }
+    }
+    std::shuffle(c.axes.begin(), c.axes.end(), rng);  // Axes order carries no meaning
+    const bool arg = fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN;
+    const DML_TENSOR_DATA_TYPE index_types[] = {I32, U32, I64, U64};
+    const DML_TENSOR_DATA_TYPE out_type = arg ? index_types[rng() % 4] : type;
+    c.out = TestTensor(out_type, out_sizes, random_strides(out_sizes, rng, false));
+    c.bind();
+    const std::string label = std::string(function_name(fn)) + " " + short_name(type) + "->" + short_name(out_type) +
+                              " sizes " + shape_string(sizes) + " strides " + shape_string(c.in.strides) + " axes " +
+                              shape_string(c.axes) + " out strides " + shape_string(c.out.strides) + " (seed " +
+                              std::to_string(random_seed()) + ")";
+    Runner runner;
+    INFO(label);
+    const HRESULT created = runner.create(DML_OPERATOR_REDUCE, &c.desc);
+    INFO(hdmlGetLastErrorMessage());
+    REQUIRE(created == S_OK);
+    const TestTensor before = c.out;
+    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+    check_case(c, before, mask, label);
+}
+
+std::vector<uint32_t> random_sizes(uint32_t rank, std::mt19937 &rng) {
+    static const uint32_t primes[] = {1, 2, 3, 5, 7, 11, 13, 17};
+    std::vector<uint32_t> sizes(rank);
+    uint64_t total = 1;
+    for (uint32_t d = 0; d < rank; ++d) {
+        const uint32_t limit = rank <= 2 ? 8 : rank <= 4 ? 6 : 3;
+        sizes[d] = primes[rng() % limit];
+        total *= sizes[d];
+    }
+    if (rank <= 2 && rng() % 3 == 0) sizes[rng() % rank] = 97 + rng() % 200;  // long rows: vector bodies and tails
+    return sizes;
+}
+
+}  // namespace
+
+TEST_CASE("REDUCE seed examples: SUM over a 3x3 tensor", "[reduce][seed]") {
+    const std::vector<float> input = {1, 2, 3, 3, 0, 4, 2, 4, 2};
+    CHECK(run_float(DML_REDUCE_FUNCTION_SUM, {3, 3}, input, {0}) == std::vector<float>{6, 6, 9});
+    CHECK(run_float(DML_REDUCE_FUNCTION_SUM, {3, 3}, input, {1}) == std::vector<float>{6, 7, 8});
+    CHECK(run_float(DML_REDUCE_FUNCTION_SUM, {3, 3}, input, {0, 1}) == std::vector<float>{21});
+}
+
+TEST_CASE("REDUCE DxDispatch example: SUM of 1..9 over axis 3 of {1,1,3,3}", "[reduce][seed]") {
+    std::vector<float> input;
+    for (int k = 1; k <= 9; ++k) input.push_back((float)k);
+    CHECK(run_float(DML_REDUCE_FUNCTION_SUM, {1, 1, 3, 3}, input, {3}) == std::vector<float>{6, 15, 24});
+}
+
+TEST_CASE("REDUCE documented choices: AVERAGE, L2, LOG_SUM, LOG_SUM_EXP, MIN/MAX with NaN", "[reduce]") {
+    CHECK(run_float(DML_REDUCE_FUNCTION_AVERAGE, {2, 2}, {1, 2, 3, 5}, {1}) == std::vector<float>{1.5f, 4.0f});
+    CHECK(run_float(DML_REDUCE_FUNCTION_L2, {1, 2}, {3, 4}, {1}) == std::vector<float>{5.0f});
+    CHECK(run_float(DML_REDUCE_FUNCTION_LOG_SUM, {1, 2}, {1, 0}, {1}) == std::vector<float>{0.0f});
+    // LOG_SUM_EXP is max-shifted: large inputs stay finite, all -inf gives -inf.
+    const auto big = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1, 2}, {1000, 1000}, {1});
+    CHECK(std::fabs(big[0] - (1000.0f + std::log(2.0f))) < 1e-3f);
+    CHECK(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1, 2}, {-INFINITY, -INFINITY}, {1})[0] == -INFINITY);
+    CHECK(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1, 3}, {-INFINITY, 0, -INFINITY}, {1})[0] == 0.0f);
+    CHECK(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {1, 2}, {INFINITY, 1}, {1})[0] == INFINITY);
+    // MIN and MAX propagate NaN.
+    CHECK(std::isnan(run_float(DML_REDUCE_FUNCTION_MAX, {1, 3}, {1, NAN, 3}, {1})[0]));
+    CHECK(std::isnan(run_float(DML_REDUCE_FUNCTION_MIN, {1, 3}, {1, NAN, 3}, {1})[0]));
+    CHECK(run_float(DML_REDUCE_FUNCTION_MAX, {1, 3}, {-INFINITY, -1, -INFINITY}, {1})[0] == -1.0f);
+    CHECK(run_float(DML_REDUCE_FUNCTION_MIN, {1, 2}, {0.0f, -0.0f}, {1})[0] == 0.0f);
+}
+
+TEST_CASE("REDUCE randomised against the reference: every function x type, ranks 1-8", "[reduce][random]") {
+    std::mt19937 rng(random_seed());
+    for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
+        const auto fn = (DML_REDUCE_FUNCTION)f;
+        for (DML_TENSOR_DATA_TYPE type : supported_types(fn)) {
+            for (uint32_t rank = 1; rank <= 8; ++rank) {
+                if (rank <= 4) {
+                    // Every non-empty axis mask.
+                    for (uint32_t mask = 1; mask < (1u << rank); ++mask) {
+                        run_random_case(fn, type, random_sizes(rank, rng), mask, rng);
+                    }
+                } else {
+                    for (int k = 0; k < 6; ++k) {
+                        const uint32_t mask = 1 + rng() % ((1u << rank) - 1);
+                        run_random_case(fn, type, random_sizes(rank, rng), mask, rng);
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and parallel tasks", "[reduce][random]") {
+    std::mt19937 rng(random_seed() + 1);
+    const std::vector<std::vector<uint32_t>> shapes = {{3, 1031}, {1031, 3}, {257, 67}, {5, 7, 513}, {4099}};
+    for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_LOG_SUM_EXP,
+                                   DML_REDUCE_FUNCTION_ARGMAX, DML_REDUCE_FUNCTION_ARGMIN}) {
+        for (DML_TENSOR_DATA_TYPE type : {F32, F16, I32, U8}) {
+            const auto types = supported_types(fn);
+            if (std::find(types.begin(), types.end(), type) == types.end()) continue;
+            for (const auto &sizes : shapes) {
+                for (uint32_t mask = 1; mask < (1u << sizes.size()); ++mask) {
+                    run_random_case(fn, type, sizes, mask, rng);
+                }
+            }
+        }
+    }
+}
