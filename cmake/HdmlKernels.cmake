@@ -69,7 +69,7 @@ function(_hdml_anchor out_var platform)
             set(anchor_target "${HDML_d3d12_TARGETS}")  # the Windows runtime must carry d3d12compute
         endif ()
         add_halide_library(${anchor} FROM hdml.generator GENERATOR runtime_anchor
-                           TARGETS ${anchor_target} FEATURES ${HDML_KERNEL_FEATURES})
+                           TARGETS ${anchor_target} FEATURES ${HDML_${platform}_FEATURES})
     endif ()
     get_property(anchors GLOBAL PROPERTY HDML_ANCHORS_${platform})
     if (NOT anchor IN_LIST anchors)
@@ -97,7 +97,7 @@ function(hdml_kernel)
                            GENERATOR ${ARG_GENERATOR}
                            FUNCTION_NAME ${lib}
                            TARGETS ${HDML_${platform}_TARGETS}
-                           FEATURES ${HDML_KERNEL_FEATURES}
+                           FEATURES ${HDML_${platform}_FEATURES}
                            USE_RUNTIME ${anchor}.runtime
                            PARAMS ${ARG_PARAMS} ${tuning})
         set_property(GLOBAL APPEND PROPERTY HDML_KERNELS_${platform} ${lib})

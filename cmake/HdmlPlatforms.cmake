@@ -27,6 +27,11 @@ set(HDML_cuda_TRIPLE x86-64-linux)
 set(HDML_d3d12_TARGETS x86-64-windows-d3d12compute)
 set(HDML_d3d12_TRIPLE x86-64-windows)
 
-# user_context: every call carries the hdml operator, so errors and device
-# contexts are tied to it; large_buffers: tensors may exceed 2 GiB.
-set(HDML_KERNEL_FEATURES user_context large_buffers)
+# user_context: every call carries a per-call context, so errors (and later
+# device contexts) are tied to the call; large_buffers: tensors may exceed
+# 2 GiB. D3D12 (HLSL SM 5.1) has no 64-bit integers for large_buffers' address
+# arithmetic; its buffers stay below 2 GiB.
+set(HDML_x86_FEATURES user_context large_buffers)
+set(HDML_arm_FEATURES user_context large_buffers)
+set(HDML_cuda_FEATURES user_context large_buffers)
+set(HDML_d3d12_FEATURES user_context)

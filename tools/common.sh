@@ -1,0 +1,32 @@
+# Shared by tools/setup.sh and tools/test.sh: the Debian packages hdml needs,
+# installed with apt-get when missing.
+HDML_PACKAGES=(
+    cmake ninja-build g++ pkg-config
+    libhalide14-0-dev llvm-14-dev        # Halide 14 AOT generators (LLVM for find_package(Halide))
+    catch2 libbenchmark-dev              # tests and benchmarks
+    libdnnl-dev libeigen3-dev            # benchmark peers
+    g++-aarch64-linux-gnu                # ARM cross toolchain
+    g++-mingw-w64-x86-64                 # Windows (D3D12) cross toolchain
+)
+
+hdml_install_packages() {
+    local missing=()
+    for package in "${HDML_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    echo "hdml: installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+hdml_configure_and_build() {  # build-dir, extra cmake args...
+    local dir="$1"
+    shift
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+    cmake --build "$dir"
+}
