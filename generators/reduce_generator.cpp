@@ -50,7 +50,7 @@ public:
 
         switch ((ReduceOp)op) {
         case ReduceOp::Sum: {
-            const Expr v = cast(acc_t, x);
+            const Expr v = widen(x, acc_t);
             const Expr magnitude = t.is_float() ? abs(v) : cast(acc_t, abs(x));
             acc(i, o) = cast(acc_t, 0);
             acc(i, o) += select(element_map == 1, magnitude, element_map == 2, v * v, v);
@@ -64,7 +64,7 @@ public:
         }
         case ReduceOp::Multiply:
             acc(i, o) = cast(acc_t, 1);
-            acc(i, o) *= cast(acc_t, x);
+            acc(i, o) *= widen(x, acc_t);
             result = acc(i, o);
             reductions = {acc};
             break;
@@ -100,7 +100,7 @@ public:
             const Expr finite = is_finite_value(m);
             const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
             acc(i, o) = cast(acc_t, 0);
-            acc(i, o) += exp(cast(acc_t, x) - shift);
+            acc(i, o) += exp(widen(x, acc_t) - shift);
             result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
             reductions = {peak, acc};
             break;
@@ -110,7 +110,7 @@ public:
         allow_any_strides(input);
         allow_any_strides(output);
 
-        ReduceStages stages{output, reductions, i, o, r, layout, t};
+        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride()};
         schedule_reduce(stages, tuning, get_target());
     }
 };
@@ -172,7 +172,7 @@ public:
         allow_any_strides(input);
         allow_any_strides(output);
 
-        ReduceStages stages{output, reductions, i, o, r, layout, t};
+        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride()};
         schedule_reduce(stages, tuning, get_target());
     }
 };

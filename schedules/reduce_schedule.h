@@ -22,6 +22,9 @@ struct ReduceStages {
     Halide::RDom r;
     Layout layout;
     Halide::Type input_type;
+    // Strides of the input's i and r dimensions: schedules specialise the
+    // unit-stride case, where loads become dense vector loads.
+    Halide::Expr i_stride, r_stride;
 };
 
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
@@ -29,8 +32,8 @@ struct ReduceTuning {
     // CPU, inner layout: independent vector accumulators per row, and rows per parallel task.
     Halide::GeneratorParam<int> accumulators{"accumulators", 4};
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 8};
-    // CPU, outer layout: vectors of the kept inner dimension accumulated per tile.
-    Halide::GeneratorParam<int> tile_vectors{"tile_vectors", 4};
+    // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
+    Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
     // GPU: threads per block.
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
 };
@@ -44,30 +47,36 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Ha
         // One row per o; rows are distributed over cores, the row itself is
         // vectorised through rfactor with several independent accumulators.
         s.output.split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
+        s.output.specialize(s.r_stride == 1);
         const int chunk = lanes * p.accumulators;
         for (Func f : s.reductions) {
             f.compute_at(s.output, oi);
             RVar ro("ro"), ri("ri");
             Func partial = f.update().split(s.r, ro, ri, chunk, TailStrategy::GuardWithIf).rfactor(ri, u);
-            partial.compute_at(s.output, oi).vectorize(u, lanes);
+            // The partial sums of one row live in `accumulators` vector registers.
+            partial.compute_at(s.output, oi).reorder_storage(u, s.i, s.o).vectorize(u, lanes);
             partial.update().split(u, uo, ui, lanes).reorder(ui, uo, ro).vectorize(ui).unroll(uo);
         }
     } else {
-        // Tiles of the kept inner dimension, a full walk over r per tile: each
-        // input row segment is read once, contiguously.
-        const int tile = lanes * p.tile_vectors;
-        s.output.split(s.i, io, ii, tile, TailStrategy::GuardWithIf)
-            .reorder(ii, io, s.o)
-            .fuse(io, s.o, t)
-            .parallel(t)
-            .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+        // The input is walked in blocks of `rows_per_chunk` consecutive r rows,
+        // each block read contiguously and accumulated into a partial result
+        // per block (rfactor over the row blocks), blocks spread over cores;
+        // then the partials are summed. Walking all of r per column tile
+        // instead touches a new page every row and thrashes the TLB.
+        Var c("c");
+        s.output.vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.o);
+        s.output.specialize(s.i_stride == 1);
         for (Func f : s.reductions) {
-            f.compute_at(s.output, t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-            f.update()
-                .reorder(s.i, s.r)
-                .split(s.i, vo, vi, lanes, TailStrategy::GuardWithIf)
-                .vectorize(vi)
-                .unroll(vo, p.tile_vectors, TailStrategy::GuardWithIf);
+            RVar ro("ro"), ri("ri");
+            Func partial = f.update().split(s.r, ro, ri, p.rows_per_chunk, TailStrategy::GuardWithIf).rfactor(ro, c);
+            partial.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            partial.update()
+                .reorder(s.i, ri, c, s.o)
+                .fuse(c, s.o, t)
+                .parallel(t)
+                .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            f.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            f.update().reorder(s.i, ro, s.o).vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.o);
         }
     }
 }

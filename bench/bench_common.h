@@ -1,0 +1,103 @@
+// Shared pieces of hdml's benchmarks: tensors, an operator wrapper, input
+// data, and the read-bandwidth reference every table row is compared with.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <hdml/hdml.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct BenchTensor {
+    std::vector<uint32_t> sizes;
+    std::vector<uint8_t> storage;
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC desc{};
+    BenchTensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> s) : sizes(std::move(s)) {
+        const uint64_t bytes = DMLCalcBufferTensorSize(type, (UINT)sizes.size(), sizes.data(), nullptr);
+        storage.resize(bytes);
+        buffer = {type, DML_TENSOR_FLAG_NONE, (UINT)sizes.size(), sizes.data(), nullptr, bytes, 0};
+        desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
+    }
+    HDML_BUFFER_BINDING binding() { return {storage.data(), 0, storage.size()}; }
+};
+
+struct BenchOperator {
+    hdml_device *device = nullptr;
+    hdml_operator *op = nullptr;
+    std::string error;
+    BenchOperator(DML_OPERATOR_TYPE type, const void *desc) {
+        DML_OPERATOR_DESC d{type, desc};
+        if (FAILED(hdmlCreateDevice(HDML_DEVICE_TYPE_CPU, 0, &device)) || FAILED(hdmlCreateOperator(device, &d, &op))) {
+            error = hdmlGetLastErrorMessage();
+        }
+    }
+    ~BenchOperator() {
+        hdmlReleaseOperator(op);
+        hdmlReleaseDevice(device);
+    }
+    bool ok() const { return op != nullptr; }
+    bool run(std::vector<HDML_BUFFER_BINDING> in, std::vector<HDML_BUFFER_BINDING> out) {
+        return SUCCEEDED(hdmlExecute(op, (uint32_t)in.size(), in.data(), (uint32_t)out.size(), out.data()));
+    }
+};
+
+// Values in [-1, 1) as float32 or float16 bits (deterministic).
+inline void fill_bench_data(void *data, uint64_t n, bool half) {
+    uint32_t state = 12345;
+    for (uint64_t k = 0; k < n; ++k) {
+        state = state * 1664525u + 1013904223u;
+        const float v = (float)(state >> 8) / (float)(1u << 23) - 1.0f;
+        if (half) {
+            // Exactly representable: 10 mantissa bits of a value in [-1, 1).
+            const int q = (int)(v * 1024.0f);
+            const float h = q / 1024.0f;
+            uint32_t bits;
+            std::memcpy(&bits, &h, 4);
+            const uint16_t sign = (bits >> 16) & 0x8000;
+            uint16_t out = sign;
+            if (q != 0) {
+                const int exponent = (int)((bits >> 23) & 0xFF) - 127 + 15;
+                out |= (uint16_t)((exponent << 10) | ((bits >> 13) & 0x3FF));
+            }
+            static_cast<uint16_t *>(data)[k] = out;
+        } else {
+            static_cast<float *>(data)[k] = v;
+        }
+    }
+}
+
+// The machine's read bandwidth: two threads summing 64-bit words with
+// independent accumulators (the compiler vectorises the integer adds).
+inline uint64_t read_words(const uint64_t *p, size_t n) {
+    uint64_t a = 0, b = 0, c = 0, d = 0;
+    size_t k = 0;
+    for (; k + 4 <= n; k += 4) a += p[k], b += p[k + 1], c += p[k + 2], d += p[k + 3];
+    for (; k < n; ++k) a += p[k];
+    return a + b + c + d;
+}
+
+inline void bm_read_bandwidth(benchmark::State &state, uint64_t bytes) {
+    std::vector<uint64_t> data(bytes / 8, 1);
+    const size_t half = data.size() / 2;
+    uint64_t sink = 0;
+    for (auto _ : state) {
+        uint64_t r0 = 0, r1 = 0;
+        std::thread t([&] { r1 = read_words(data.data() + half, data.size() - half); });
+        r0 = read_words(data.data(), half);
+        t.join();
+        sink += r0 + r1;
+    }
+    benchmark::DoNotOptimize(sink);
+    state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)bytes);
+}
+
+inline void register_read_bandwidth(const char *size_name, uint64_t bytes) {
+    benchmark::RegisterBenchmark((std::string("bandwidth/read/") + size_name).c_str(),
+                                 [=](benchmark::State &s) { bm_read_bandwidth(s, bytes); })
+        ->UseRealTime()
+        ->MinTime(bytes >= (64u << 20) ? 1.0 : 0.2);
+}
