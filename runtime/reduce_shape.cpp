@@ -69,10 +69,12 @@ bool assign(const std::vector<ReduceDim> &dims, ReduceShape *shape) {
     }
     if (reduced_runs > 1 || !fits_kernel(r)) return false;
 
-    // i: the kept dim moving fastest in memory, if it moves faster than r.
+    // i: the kept dim moving fastest in memory, if it moves faster than r
+    // (when nothing is reduced, r is a unit dim and any kept dim beats it).
+    const int64_t r_stride = r.extent == 1 ? INT64_MAX : r.in_stride;
     int best_i = -1;
     for (size_t k = 0; k < kept.size(); ++k) {
-        if (!fits_kernel(kept[k]) || kept[k].in_stride >= r.in_stride) continue;
+        if (!fits_kernel(kept[k]) || kept[k].in_stride >= r_stride) continue;
         if (best_i < 0 || kept[k].in_stride < kept[best_i].in_stride) best_i = (int)k;
     }
     shape->r = r;

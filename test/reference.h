@@ -14,6 +14,7 @@ struct RefValue {
     double value = 0;     // float results
     uint64_t bits = 0;    // integer results (modular) and indices
     double scale = 0;     // magnitude of the terms, for float tolerances
+    uint64_t count = 0;   // number of reduced elements
 };
 
 // Reduces `in` over the axes in `mask` at the output position `out_index`
@@ -48,6 +49,7 @@ inline RefValue reference_reduce(const TestTensor &in, uint32_t mask, const std:
     }
     const size_t n = raw.size();
     RefValue r;
+    r.count = n;
 
     if (fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN) {
         const bool want_max = fn == DML_REDUCE_FUNCTION_ARGMAX;
