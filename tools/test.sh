@@ -11,7 +11,8 @@ hdml_install_packages
 
 echo "== x86 build and tests"
 hdml_configure_and_build build
-(cd build && ctest --output-on-failure -j2)
+(cd build && ctest --output-on-failure -j2) | tee build/ctest.log
+ctest_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build/ctest.log | tail -1)
 
 echo "== kernels for arm, cuda and d3d12"
 hdml_configure_and_build build-cross -DHDML_PLATFORMS="arm;cuda;d3d12"
@@ -23,4 +24,6 @@ cmake --install build --prefix build/install
 cmake -S examples/consumer -B build-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install"
 cmake --build build-consumer
 ./build-consumer/consumer
-echo "hdml: all tests passed"
+./build-consumer/consumer_c
+# ctest's suites plus the two checks above (kernel libraries, installed consumer).
+echo "hdml: $((ctest_total + 2)) passed, 0 failed"
