@@ -89,7 +89,7 @@ HRESULT ReducingOperator::init_arg_reduce(const Tensor &input, const Tensor &out
     return choose_kernel("arg_reduce", key, what);
 }
 
-HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output, const char *) {
+HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
     const Tensor &in = inputs[0];
     const Tensor &out = outputs[0];
     const int64_t in_size = element_size(in.type);
@@ -152,7 +152,7 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
         strided_copy(packed.data(), dst_strides.data(), input, src_strides.data(), sizes.data(), in.rank, esize);
         input = packed.data();
     }
-    HDML_RETURN_IF_FAILED(call_kernel(input, output, nullptr));
+    HDML_RETURN_IF_FAILED(call_kernel(input, output));
 
     if (wide_indices_) {
         // The kernel wrote each index into the low 32 bits; clear the high halves.

@@ -34,7 +34,7 @@ public:
 
 private:
     HRESULT choose_kernel(const char *family, const std::string &key, const std::string &what);
-    HRESULT call_kernel(const uint8_t *input, uint8_t *output, const char *family);
+    HRESULT call_kernel(const uint8_t *input, uint8_t *output);
 
     ReduceShape shape_;
     const KernelEntry *kernel_ = nullptr;

@@ -41,7 +41,7 @@ struct ReduceTuning {
 inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
     using namespace Halide;
     const int lanes = target.natural_vector_size(s.input_type.bits() > 32 ? s.input_type : Float(32));
-    Var oo("oo"), oi("oi"), io("io"), ii("ii"), t("t"), u("u"), uo("uo"), ui("ui"), vo("vo"), vi("vi");
+    Var oo("oo"), oi("oi"), t("t"), u("u"), uo("uo"), ui("ui");
 
     if (s.layout == Layout::Inner) {
         // One row per o; rows are distributed over cores, the row itself is
