@@ -109,8 +109,10 @@ public:
         output(i, o) = t.is_int() ? reinterpret(t, cast(UInt(t.bits()), result)) : cast(t, result);
         allow_any_strides(input);
         allow_any_strides(output);
+        apply_layout_contract(layout, input, output);
 
-        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride()};
+        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride(),
+                            input.dim(1).extent(), input.dim(2).extent()};
         schedule_reduce(stages, tuning, get_target());
     }
 };
@@ -171,8 +173,10 @@ public:
         output(i, o) = best_index_key ^ index_mask;
         allow_any_strides(input);
         allow_any_strides(output);
+        apply_layout_contract(layout, input, output);
 
-        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride()};
+        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride(),
+                            input.dim(1).extent(), input.dim(2).extent()};
         schedule_reduce(stages, tuning, get_target());
     }
 };

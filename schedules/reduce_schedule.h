@@ -25,12 +25,16 @@ struct ReduceStages {
     // Strides of the input's i and r dimensions: schedules specialise the
     // unit-stride case, where loads become dense vector loads.
     Halide::Expr i_stride, r_stride;
+    Halide::Expr r_extent, o_extent;
 };
 
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
 struct ReduceTuning {
-    // CPU, inner layout: independent vector accumulators per row, and rows per parallel task.
+    // CPU, inner layout: independent vector accumulators, elements of a row per
+    // parallel block, and (row, block) pairs per parallel task.
     Halide::GeneratorParam<int> accumulators{"accumulators", 4};
+    Halide::GeneratorParam<int> block_elements{"block_elements", 16384};
+    Halide::GeneratorParam<int> min_parallel_rows{"min_parallel_rows", 8};
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
     Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
@@ -44,18 +48,37 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Ha
     Var oo("oo"), oi("oi"), t("t"), u("u"), uo("uo"), ui("ui");
 
     if (s.layout == Layout::Inner) {
-        // One row per o; rows are distributed over cores, the row itself is
-        // vectorised through rfactor with several independent accumulators.
+        // Rows are cut into blocks, (row, block) pairs spread over cores, so a
+        // single long row (an all-axes reduction) uses every core as well as
+        // many short rows do. Within a block, rfactor
+        // vectorises along r with `accumulators` independent vector
+        // accumulators; the per-block partials are then combined per row.
+        Var c("c");
         s.output.split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
-        s.output.specialize(s.r_stride == 1);
         const int chunk = lanes * p.accumulators;
         for (Func f : s.reductions) {
-            f.compute_at(s.output, oi);
-            RVar ro("ro"), ri("ri");
-            Func partial = f.update().split(s.r, ro, ri, chunk, TailStrategy::GuardWithIf).rfactor(ri, u);
-            // The partial sums of one row live in `accumulators` vector registers.
-            partial.compute_at(s.output, oi).reorder_storage(u, s.i, s.o).vectorize(u, lanes);
+            RVar rb("rb"), rr("rr"), ro("ro"), ri("ri");
+            // Many rows: one block per row (rows alone keep the cores busy).
+            // Few rows: blocks of block_elements, spread over the cores.
+            const Expr block = select(s.o_extent >= p.min_parallel_rows, s.r_extent, min(s.r_extent, p.block_elements));
+            Func blocks = f.update().split(s.r, rb, rr, block, TailStrategy::GuardWithIf).rfactor(rb, c);
+            // rfactor before any other directive on the stage: it rebuilds the stage's loops.
+            Func partial = blocks.update().split(rr, ro, ri, chunk, TailStrategy::GuardWithIf).rfactor(ri, u);
+            blocks.compute_root();
+            // Rows are spread over cores; blocks of a row too, when a row has
+            // several (nested parallelism: a long single row uses every core).
+            Stage row_blocks = blocks.update();
+            row_blocks.reorder(ri, s.i, c, s.o).split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
+            const Expr several_blocks = s.o_extent < p.min_parallel_rows && s.r_extent > p.block_elements;
+            row_blocks.specialize(s.r_stride == 1 && several_blocks).parallel(c);
+            row_blocks.specialize(s.r_stride == 1);
+            row_blocks.specialize(several_blocks).parallel(c);
+            // The partial sums of one block live in `accumulators` vector registers.
+            partial.compute_at(blocks, c).reorder_storage(u, s.i, s.o, c).vectorize(u, lanes);
             partial.update().split(u, uo, ui, lanes).reorder(ui, uo, ro).vectorize(ui).unroll(uo);
+            // Per-row results (the merge of a row's blocks) are complete before
+            // later reductions (LOG_SUM_EXP's sum reads the max) and the output.
+            f.compute_root();
         }
     } else {
         // The input is walked in blocks of `rows_per_chunk` consecutive r rows,
