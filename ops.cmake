@@ -8,12 +8,25 @@
 
 hdml_generators(SOURCES
     generators/runtime_anchor_generator.cpp
-    generators/reduce_generator.cpp)
+    generators/reduce_generator.cpp
+    generators/gather_generator.cpp)
 
 hdml_operator(TYPE DML_OPERATOR_REDUCE FACTORY create_reduce_operator
     SOURCES runtime/ops/reduce.cpp
     TESTS test/reduce_test.cpp
     BENCHMARKS bench/reduce_bench.cpp)
+hdml_operator(TYPE DML_OPERATOR_ARGMAX FACTORY create_argmax_operator
+    SOURCES runtime/ops/arg_reduce.cpp
+    TESTS test/arg_reduce_test.cpp
+    BENCHMARKS bench/arg_reduce_bench.cpp)
+hdml_operator(TYPE DML_OPERATOR_ARGMIN FACTORY create_argmin_operator
+    SOURCES runtime/ops/arg_reduce.cpp
+    TESTS test/arg_reduce_test.cpp
+    BENCHMARKS bench/arg_reduce_bench.cpp)
+hdml_operator(TYPE DML_OPERATOR_GATHER FACTORY create_gather_operator
+    SOURCES runtime/ops/gather.cpp
+    TESTS test/gather_test.cpp
+    BENCHMARKS bench/gather_bench.cpp)
 
 # --- Reducing family: input(i, r, o) -> output(i, o) -------------------------
 # D3D12 (HLSL SM 5.1) has no 64-bit integers, so 64-bit types and the packed
@@ -44,3 +57,9 @@ foreach (layout inner outer)
         hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=${layout} PLATFORMS ${_no_d3d12})
     endforeach ()
 endforeach ()
+
+# --- Gather: data movement keyed by element size ----------------------------
+foreach (dtype uint8 uint16 uint32)
+    hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=${dtype} PLATFORMS ${_all})
+endforeach ()
+hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=uint64 PLATFORMS ${_no_d3d12})

@@ -15,6 +15,9 @@ using reduce_fn = int (*)(const void *user_context, halide_buffer_t *input, int3
 using arg_reduce_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t find_min, int32_t last_index,
                               halide_buffer_t *output);
 
+using gather_fn = int (*)(const void *user_context, halide_buffer_t *input, halide_buffer_t *indices,
+                          halide_buffer_t *output);
+
 using ErasedKernel = void (*)();
 
 struct KernelEntry {

@@ -21,6 +21,18 @@ struct ArgReduceArgs {
     bool last_index = false;
 };
 
+// Rules shared by REDUCE, ARGMAX and ARGMIN: ranks match, axes valid and
+// unique (AxisCount >= 1), output sizes 1 on reduced axes and equal elsewhere.
+// Sets *mask (bit d = DML axis d is reduced). `op` names the operator in messages.
+HRESULT validate_reduction_axes(const Tensor &in, const Tensor &out, uint32_t axis_count, const uint32_t *axes,
+                                const char *op, uint32_t *mask);
+
+// ARGMAX/ARGMIN (and REDUCE's deprecated functions of the same names): the
+// input types they read and the index types they write (newest support table).
+// Both lists end with DML_TENSOR_DATA_TYPE_UNKNOWN.
+extern const DML_TENSOR_DATA_TYPE kArgReduceInputTypes[];
+extern const DML_TENSOR_DATA_TYPE kIndexTypes[];
+
 class ReducingOperator : public hdml_operator {
 public:
     // `op` is the generator's op parameter ("sum", ...) or empty for arg_reduce.

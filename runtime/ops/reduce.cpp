@@ -14,14 +14,8 @@ constexpr DML_TENSOR_DATA_TYPE kFloat[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TEN
 constexpr DML_TENSOR_DATA_TYPE kFloatAndWideInt[] = {
     DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
     DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UNKNOWN};
-constexpr DML_TENSOR_DATA_TYPE kFloatAndAllInt[] = {
-    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64,
-    DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,
-    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UINT16,
-    DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_UNKNOWN};
-constexpr DML_TENSOR_DATA_TYPE kIndex[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
-                                           DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32,
-                                           DML_TENSOR_DATA_TYPE_UNKNOWN};
+// MIN and MAX take the same types as ARGMAX/ARGMIN: every float and integer type but FLOAT64.
+const DML_TENSOR_DATA_TYPE *const kFloatAndAllInt = kArgReduceInputTypes;
 
 struct FunctionInfo {
     const char *name;
@@ -49,42 +43,6 @@ const FunctionInfo kFunctions[] = {
 
 }  // namespace
 
-// Rules shared with ARGMAX/ARGMIN: ranks match, axes valid and unique, output
-// sizes 1 on reduced axes and equal elsewhere. Sets *mask to the reduced axes.
-HRESULT validate_reduction_axes(const Tensor &in, const Tensor &out, uint32_t axis_count, const uint32_t *axes,
-                                const char *op, uint32_t *mask) {
-    HDML_RETURN_IF_FAILED(require_same_rank(in, out));
-    if (axis_count == 0) return invalid_arg(format("%s: AxisCount is 0; at least one axis must be reduced.", op));
-    if (axis_count > in.rank) {
-        return invalid_arg(format("%s: AxisCount %u exceeds the DimensionCount %u of tensor '%s'.", op, axis_count,
-                                  in.rank, in.name.c_str()));
-    }
-    if (!axes) return invalid_arg(format("%s: Axes is null but AxisCount is %u.", op, axis_count));
-    *mask = 0;
-    for (uint32_t k = 0; k < axis_count; ++k) {
-        if (axes[k] >= in.rank) {
-            return invalid_arg(format("%s: Axes[%u] = %u is out of range; axes must be in [0, %u] (DimensionCount of "
-                                      "tensor '%s' minus 1).",
-                                      op, k, axes[k], in.rank - 1, in.name.c_str()));
-        }
-        if ((*mask >> axes[k]) & 1) {
-            return invalid_arg(format("%s: Axes[%u] = %u appears more than once; axes must be unique.", op, k, axes[k]));
-        }
-        *mask |= 1u << axes[k];
-    }
-    for (uint32_t d = 0; d < in.rank; ++d) {
-        const bool reduced = (*mask >> d) & 1;
-        const uint32_t expected = reduced ? 1 : in.sizes[d];
-        if (out.sizes[d] != expected) {
-            return invalid_arg(format("%s: tensor '%s' has Sizes[%u] = %u but %u is required (%s).", op,
-                                      out.name.c_str(), d, out.sizes[d], expected,
-                                      reduced ? "reduced axes have size 1"
-                                              : "kept axes match the input tensor's size"));
-        }
-    }
-    return S_OK;
-}
-
 HRESULT create_reduce_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
     const auto &desc = *static_cast<const DML_REDUCE_OPERATOR_DESC *>(raw_desc);
     const unsigned function = (unsigned)raw_enum(desc.Function);
@@ -103,7 +61,7 @@ HRESULT create_reduce_operator(const hdml_device &, const void *raw_desc, std::u
     auto op = std::make_unique<ReducingOperator>();
     if (!info.kernel_op) {
         // ARGMAX/ARGMIN through REDUCE: first index among ties (INCREASING).
-        HDML_RETURN_IF_FAILED(require_type_in(out, kIndex, what.c_str()));
+        HDML_RETURN_IF_FAILED(require_type_in(out, kIndexTypes, what.c_str()));
         ArgReduceArgs args;
         args.find_min = function == DML_REDUCE_FUNCTION_ARGMIN;
         HDML_RETURN_IF_FAILED(op->init_arg_reduce(in, out, mask, args, what));

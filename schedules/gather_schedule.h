@@ -1,0 +1,45 @@
+// Schedules of the gather kernel (see generators/gather_generator.cpp).
+#pragma once
+
+#include "Halide.h"
+
+namespace hdml {
+
+struct GatherStages {
+    Halide::Func output;  // (x, j, y)
+    Halide::Var x, j, y;
+    Halide::Expr x_stride, x_extent;  // output's x dim: vectorise when it is dense and long
+};
+
+struct GatherTuning {
+    // CPU: rows (j values) per parallel task, and vector width in natural vectors.
+    Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 16};
+    Halide::GeneratorParam<int> vectors{"vectors", 2};
+    // GPU: threads per block.
+    Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
+};
+
+inline void schedule_gather(GatherStages &s, const GatherTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    Var jo("jo"), ji("ji"), xo("xo"), xi("xi"), t("t");
+    if (target.has_gpu_feature()) {
+        s.output.gpu_tile(s.x, s.j, xo, jo, xi, ji, 32, std::max(1, (int)p.gpu_threads / 32), TailStrategy::GuardWithIf);
+        return;
+    }
+    const int lanes = target.natural_vector_size(s.output.output_types()[0]) * p.vectors;
+    // Rows of a long, dense x dim are copies: vectorise along x. Gathering
+    // along the innermost axis (x extent 1): vectorise across j (gathers).
+    s.output.reorder(s.x, s.j, s.y);
+    s.output.specialize(s.x_stride == 1 && s.x_extent >= lanes)
+        .vectorize(s.x, lanes, TailStrategy::GuardWithIf)
+        .fuse(s.j, s.y, t)
+        .parallel(t, p.rows_per_task, TailStrategy::GuardWithIf);
+    s.output.specialize(s.x_extent == 1)
+        .split(s.j, jo, ji, lanes, TailStrategy::GuardWithIf)
+        .vectorize(ji)
+        .fuse(jo, s.y, t)
+        .parallel(t, p.rows_per_task, TailStrategy::GuardWithIf);
+    s.output.fuse(s.j, s.y, t).parallel(t, p.rows_per_task, TailStrategy::GuardWithIf);
+}
+
+}  // namespace hdml

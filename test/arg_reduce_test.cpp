@@ -1,0 +1,179 @@
+// DML_OPERATOR_ARGMAX / ARGMIN: the seed page's examples exactly, ties in both
+// directions, NaN, and a randomised comparison with the reference over ranks
+// 1-8, axis masks, strides/broadcast, every input and index type.
+#include "catch.hpp"
+#include "reference.h"
+
+using namespace hdml_test;
+
+namespace {
+
+constexpr DML_TENSOR_DATA_TYPE F32 = DML_TENSOR_DATA_TYPE_FLOAT32, U32 = DML_TENSOR_DATA_TYPE_UINT32;
+const DML_TENSOR_DATA_TYPE kInputTypes[] = {
+    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
+    DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32,
+    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
+const DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
+                                            DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32};
+
+struct ArgCase {
+    DML_OPERATOR_TYPE type = DML_OPERATOR_ARGMAX;
+    TestTensor in, out;
+    std::vector<uint32_t> axes;
+    int32_t direction = DML_AXIS_DIRECTION_INCREASING;  // an int: tests also pass invalid values
+    DML_ARGMAX_OPERATOR_DESC desc{};
+    void bind() {
+        desc = {&in.desc, &out.desc, (UINT)axes.size(), axes.data(), DML_AXIS_DIRECTION_INCREASING};
+        std::memcpy(&desc.AxisDirection, &direction, sizeof direction);
+    }
+};
+
+std::vector<uint64_t> run(ArgCase &c) {
+    c.bind();
+    Runner runner;
+    const HRESULT hr = runner.create(c.type, &c.desc);
+    INFO(hdmlGetLastErrorMessage());
+    REQUIRE(hr == S_OK);
+    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+    std::vector<uint64_t> result;
+    c.out.for_each_index([&](const std::vector<uint32_t> &i) { result.push_back(c.out.bits_at(c.out.offset(i))); });
+    return result;
+}
+
+std::vector<uint64_t> run_float(DML_OPERATOR_TYPE type, std::vector<uint32_t> sizes, std::vector<float> values,
+                                std::vector<uint32_t> axes, DML_AXIS_DIRECTION direction) {
+    ArgCase c;
+    c.type = type;
+    c.in = TestTensor(F32, sizes);
+    for (size_t k = 0; k < values.size(); ++k) c.in.set_float(k, values[k]);
+    for (uint32_t a : axes) sizes[a] = 1;
+    c.out = TestTensor(U32, sizes);
+    c.axes = axes;
+    c.direction = direction;
+    return run(c);
+}
+
+uint32_t seed() {
+    static const uint32_t s = [] {
+        const char *env = std::getenv("HDML_TEST_SEED");
+        const uint32_t v = env ? (uint32_t)std::strtoul(env, nullptr, 10) : std::random_device{}();
+        std::printf("arg_reduce_test: random seed %u (set HDML_TEST_SEED to reproduce)\n", v);
+        return v;
+    }();
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("ARGMAX seed examples", "[argmax][seed]") {
+    const std::vector<float> input = {1, 2, 3, 3, 0, 4, 2, 5, 2};
+    const auto inc = DML_AXIS_DIRECTION_INCREASING;
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {3, 3}, input, {0}, inc) == std::vector<uint64_t>{1, 2, 1});
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {3, 3}, input, {1}, inc) == std::vector<uint64_t>{2, 2, 1});
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {3, 3}, input, {0, 1}, inc) == std::vector<uint64_t>{7});
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {3, 3}, input, {1, 0}, inc) == std::vector<uint64_t>{7});
+    CHECK(run_float(DML_OPERATOR_ARGMIN, {3, 3}, input, {0, 1}, inc) == std::vector<uint64_t>{4});
+    // AxisDirection picks the first or the last of tied extremes.
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {5}, {3, 2, 1, 2, 3}, {0}, inc) == std::vector<uint64_t>{0});
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {5}, {3, 2, 1, 2, 3}, {0}, DML_AXIS_DIRECTION_DECREASING) ==
+          std::vector<uint64_t>{4});
+    CHECK(run_float(DML_OPERATOR_ARGMIN, {5}, {1, 2, 3, 2, 1}, {0}, inc) == std::vector<uint64_t>{0});
+    CHECK(run_float(DML_OPERATOR_ARGMIN, {5}, {1, 2, 3, 2, 1}, {0}, DML_AXIS_DIRECTION_DECREASING) ==
+          std::vector<uint64_t>{4});
+}
+
+TEST_CASE("ARGMAX/ARGMIN: NaN is found by both; all-equal rows give the first or last index", "[argmax]") {
+    const auto inc = DML_AXIS_DIRECTION_INCREASING, dec = DML_AXIS_DIRECTION_DECREASING;
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {4}, {1, NAN, 5, NAN}, {0}, inc) == std::vector<uint64_t>{1});
+    CHECK(run_float(DML_OPERATOR_ARGMIN, {4}, {1, NAN, -5, NAN}, {0}, inc) == std::vector<uint64_t>{1});
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {4}, {1, NAN, 5, NAN}, {0}, dec) == std::vector<uint64_t>{3});
+    std::vector<float> same(1000, 2.5f);
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {1000}, same, {0}, inc) == std::vector<uint64_t>{0});
+    CHECK(run_float(DML_OPERATOR_ARGMIN, {1000}, same, {0}, dec) == std::vector<uint64_t>{999});
+    CHECK(run_float(DML_OPERATOR_ARGMAX, {3}, {-INFINITY, -INFINITY, -1}, {0}, inc) == std::vector<uint64_t>{2});
+}
+
+TEST_CASE("ARGMAX/ARGMIN randomised against the reference", "[argmax][random]") {
+    std::mt19937 rng(seed());
+    static const uint32_t primes[] = {1, 2, 3, 5, 7, 11, 13};
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_ARGMAX, DML_OPERATOR_ARGMIN}) {
+        for (DML_TENSOR_DATA_TYPE in_type : kInputTypes) {
+            for (uint32_t rank = 1; rank <= 8; ++rank) {
+                const int cases = rank <= 3 ? 12 : 5;
+                for (int k = 0; k < cases; ++k) {
+                    ArgCase c;
+                    c.type = type;
+                    std::vector<uint32_t> sizes(rank);
+                    for (auto &s : sizes) s = primes[rng() % (rank <= 3 ? 7 : 4)];
+                    if (rank == 1 && rng() % 2) sizes[0] = 100 + rng() % 2000;  // long rows: vector bodies
+                    const uint32_t mask = 1 + rng() % ((1u << rank) - 1);
+                    c.in = TestTensor(in_type, sizes, random_strides(sizes, rng, true));
+                    std::uniform_int_distribution<int> small(-3, 3);
+                    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+                        const uint64_t off = c.in.offset(i);
+                        if (is_float(in_type)) {
+                            c.in.set_float(off, small(rng) * 0.5);
+                        } else {
+                            c.in.set_bits(off, (uint64_t)(int64_t)small(rng));  // coarse values: many ties
+                        }
+                    });
+                    std::vector<uint32_t> out_sizes = sizes;
+                    for (uint32_t d = 0; d < rank; ++d) {
+                        if ((mask >> d) & 1) c.axes.push_back(d), out_sizes[d] = 1;
+                    }
+                    std::shuffle(c.axes.begin(), c.axes.end(), rng);
+                    c.out = TestTensor(kIndexTypes[rng() % 4], out_sizes, random_strides(out_sizes, rng, false));
+                    c.direction = rng() % 2 ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
+                    const auto result = run(c);
+                    size_t n = 0;
+                    c.out.for_each_index([&](const std::vector<uint32_t> &i) {
+                        const RefValue ref = reference_reduce(
+                            c.in, mask, i, type == DML_OPERATOR_ARGMAX ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN,
+                            c.direction == DML_AXIS_DIRECTION_DECREASING);
+                        INFO((type == DML_OPERATOR_ARGMAX ? "ARGMAX " : "ARGMIN ")
+                             << short_name(in_type) << "->" << short_name(c.out.type) << " sizes " << shape_string(sizes)
+                             << " strides " << shape_string(c.in.strides) << " axes " << shape_string(c.axes)
+                             << (c.direction ? " DECREASING" : " INCREASING") << " at " << shape_string(i) << " (seed "
+                             << seed() << ")");
+                        REQUIRE(result[n++] == ref.bits);
+                    });
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("ARGMAX/ARGMIN validation rules", "[argmax][validation]") {
+    ArgCase c;
+    c.in = TestTensor(F32, {2, 3});
+    c.out = TestTensor(U32, {2, 1});
+    c.axes = {1};
+    Runner runner;
+    auto expect = [&](DML_OPERATOR_TYPE type, const std::string &fragment) {
+        c.bind();
+        const HRESULT hr = runner.create(type, &c.desc);
+        INFO(hdmlGetLastErrorMessage());
+        CHECK(hr == E_INVALIDARG);
+        CHECK(std::string(hdmlGetLastErrorMessage()).find(fragment) != std::string::npos);
+    };
+    c.direction = 2;
+    expect(DML_OPERATOR_ARGMAX, "AxisDirection 2");
+    c.direction = DML_AXIS_DIRECTION_INCREASING;
+    c.out = TestTensor(F32, {2, 1});
+    expect(DML_OPERATOR_ARGMIN, "'OutputTensor' has DataType DML_TENSOR_DATA_TYPE_FLOAT32");
+    c.out = TestTensor(U32, {2, 1});
+    c.in = TestTensor(DML_TENSOR_DATA_TYPE_FLOAT64, {2, 3});
+    expect(DML_OPERATOR_ARGMAX, "'InputTensor' has DataType DML_TENSOR_DATA_TYPE_FLOAT64");
+    c.in = TestTensor(F32, {2, 3});
+    c.axes = {3};
+    expect(DML_OPERATOR_ARGMAX, "Axes[0] = 3");
+    c.axes = {1, 1};
+    expect(DML_OPERATOR_ARGMIN, "unique");
+    c.axes = {};
+    expect(DML_OPERATOR_ARGMAX, "AxisCount is 0");
+    c.axes = {0};
+    expect(DML_OPERATOR_ARGMAX, "'OutputTensor' has Sizes[0] = 2 but 1 is required");
+    c.axes = {1};
+    c.out = TestTensor(U32, {2, 1, 1});
+    expect(DML_OPERATOR_ARGMIN, "DimensionCount");
+}
