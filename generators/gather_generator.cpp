@@ -33,7 +33,9 @@ public:
         allow_any_strides(input);
         allow_any_strides(indices);
         allow_any_strides(output);
-        GatherStages stages{output, x, j, y, output.dim(0).stride(), output.dim(0).extent()};
+        const Expr j_dense = output.dim(1).stride() == 1 && indices.dim(0).stride() == 1 && input.dim(1).stride() == 1;
+        GatherStages stages{output, x, j, y, output.dim(0).stride(), output.dim(0).extent(), input.dim(0).stride(),
+                            j_dense};
         schedule_gather(stages, tuning, get_target());
     }
 };

@@ -173,10 +173,16 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
         dims.push_back(g);
     }
     dims = fuse(dims);
-    // x: the kept dim densest in the output (vectorised copies); j: the
-    // largest index dim; y: the largest remaining kept dim; the rest loop in C++.
-    x_ = take(dims, false, [](const GatherDim &a, const GatherDim &b) { return a.out_stride < b.out_stride; });
+    // j: the largest index dim. x: the kept dim densest in the output, if it
+    // is denser than j (rows of copies, vectorised along x); otherwise x is a
+    // unit dim and the kernel vectorises across j (gathering along the
+    // innermost axis). y: the largest remaining kept dim. The rest loop in C++.
     j_ = take(dims, true, [](const GatherDim &a, const GatherDim &b) { return a.extent > b.extent; });
+    x_ = take(dims, false, [](const GatherDim &a, const GatherDim &b) { return a.out_stride < b.out_stride; });
+    if (x_.extent > 1 && j_.extent > 1 && x_.out_stride > j_.out_stride) {
+        dims.push_back(x_);
+        x_ = GatherDim{};
+    }
     y_ = take(dims, false, [](const GatherDim &a, const GatherDim &b) { return a.extent > b.extent; });
     loops_ = dims;
 
