@@ -13,6 +13,19 @@ using namespace Halide;
 // (none, /N, sqrt, log) are run-time inputs, so one pipeline serves six functions.
 enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 
+// What every reducing generator does once its Funcs are defined: accept any
+// strides, state the layout contract, and hand the Funcs to the schedule.
+template <typename In, typename Out>
+void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o, RDom r,
+                              Layout layout, const ReduceTuning &tuning, const Target &target) {
+    allow_any_strides(input);
+    allow_any_strides(output);
+    apply_layout_contract(layout, input, output);
+    ReduceStages stages{output, reductions, i, o, r, layout, input.type(), input.dim(0).stride(),
+                        input.dim(1).stride(), input.dim(1).extent(), input.dim(2).extent()};
+    schedule_reduce(stages, tuning, target);
+}
+
 class Reduce : public Generator<Reduce> {
 public:
     GeneratorParam<ReduceOp> op{"op",
@@ -107,13 +120,7 @@ public:
         }
         }
         output(i, o) = t.is_int() ? reinterpret(t, cast(UInt(t.bits()), result)) : cast(t, result);
-        allow_any_strides(input);
-        allow_any_strides(output);
-        apply_layout_contract(layout, input, output);
-
-        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride(),
-                            input.dim(1).extent(), input.dim(2).extent()};
-        schedule_reduce(stages, tuning, get_target());
+        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target());
     }
 };
 
@@ -171,13 +178,7 @@ public:
             reductions = {peak, where};
         }
         output(i, o) = best_index_key ^ index_mask;
-        allow_any_strides(input);
-        allow_any_strides(output);
-        apply_layout_contract(layout, input, output);
-
-        ReduceStages stages{output, reductions, i, o, r, layout, t, input.dim(0).stride(), input.dim(1).stride(),
-                            input.dim(1).extent(), input.dim(2).extent()};
-        schedule_reduce(stages, tuning, get_target());
+        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target());
     }
 };
 

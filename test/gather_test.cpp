@@ -91,16 +91,6 @@ std::vector<float> gather_floats(std::vector<uint32_t> in_sizes, std::vector<flo
     return result;
 }
 
-uint32_t seed() {
-    static const uint32_t s = [] {
-        const char *env = std::getenv("HDML_TEST_SEED");
-        const uint32_t v = env ? (uint32_t)std::strtoul(env, nullptr, 10) : std::random_device{}();
-        std::printf("gather_test: random seed %u (set HDML_TEST_SEED to reproduce)\n", v);
-        return v;
-    }();
-    return s;
-}
-
 }  // namespace
 
 TEST_CASE("GATHER seed examples", "[gather][seed]") {
@@ -145,7 +135,7 @@ TEST_CASE("GATHER negative indices count from the end; out-of-range indices clam
 }
 
 TEST_CASE("GATHER randomised against the reference: ranks 1-8, every data and index type", "[gather][random]") {
-    std::mt19937 rng(seed());
+    std::mt19937 rng(test_seed());
     static const uint32_t primes[] = {1, 2, 3, 5, 7};
     const DML_TENSOR_DATA_TYPE index_types[] = {I32, I64, U32, U64};
     for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
@@ -178,7 +168,7 @@ TEST_CASE("GATHER randomised against the reference: ranks 1-8, every data and in
                                           " in " + shape_string(in_sizes) + " strides " + shape_string(c.in.strides) +
                                           " idx " + shape_string(idx_sizes) + " axis " + std::to_string(c.axis) +
                                           " IndexDimensions " + std::to_string(c.index_dims) + " (seed " +
-                                          std::to_string(seed()) + ")";
+                                          std::to_string(test_seed()) + ")";
                 run_case(c, label);
             }
         }

@@ -141,16 +141,6 @@ void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, cons
     }
 }
 
-uint32_t random_seed() {
-    static const uint32_t seed = [] {
-        const char *env = std::getenv("HDML_TEST_SEED");
-        const uint32_t s = env ? (uint32_t)std::strtoul(env, nullptr, 10) : std::random_device{}();
-        std::printf("reduce_test: random seed %u (set HDML_TEST_SEED to reproduce)\n", s);
-        return s;
-    }();
-    return seed;
-}
-
 // Runs one randomised case; returns a label for messages.
 void run_random_case(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes,
                      uint32_t mask, std::mt19937 &rng) {
@@ -175,7 +165,7 @@ void run_random_case(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, const st
     const std::string label = std::string(function_name(fn)) + " " + short_name(type) + "->" + short_name(out_type) +
                               " sizes " + shape_string(sizes) + " strides " + shape_string(c.in.strides) + " axes " +
                               shape_string(c.axes) + " out strides " + shape_string(c.out.strides) + " (seed " +
-                              std::to_string(random_seed()) + ")";
+                              std::to_string(test_seed()) + ")";
     Runner runner;
     INFO(label);
     const HRESULT created = runner.create(DML_OPERATOR_REDUCE, &c.desc);
@@ -232,7 +222,7 @@ TEST_CASE("REDUCE documented choices: AVERAGE, L2, LOG_SUM, LOG_SUM_EXP, MIN/MAX
 }
 
 TEST_CASE("REDUCE randomised against the reference: every function x type, ranks 1-8", "[reduce][random]") {
-    std::mt19937 rng(random_seed());
+    std::mt19937 rng(test_seed());
     for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
         const auto fn = (DML_REDUCE_FUNCTION)f;
         for (DML_TENSOR_DATA_TYPE type : supported_types(fn)) {
@@ -254,7 +244,7 @@ TEST_CASE("REDUCE randomised against the reference: every function x type, ranks
 }
 
 TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and parallel tasks", "[reduce][random]") {
-    std::mt19937 rng(random_seed() + 1);
+    std::mt19937 rng(test_seed() + 1);
     const std::vector<std::vector<uint32_t>> shapes = {{3, 1031}, {1031, 3}, {257, 67}, {5, 7, 513}, {4099}};
     for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_LOG_SUM_EXP,
                                    DML_REDUCE_FUNCTION_ARGMAX, DML_REDUCE_FUNCTION_ARGMIN}) {

@@ -7,6 +7,8 @@
 #include "hdml/hdml.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -185,6 +187,18 @@ inline std::string shape_string(const std::vector<uint32_t> &v) {
     std::string s = "{";
     for (size_t k = 0; k < v.size(); ++k) s += (k ? "," : "") + std::to_string(v[k]);
     return s + "}";
+}
+
+// The seed of this test process's random cases: HDML_TEST_SEED if set, else
+// random; printed once so a failure can be reproduced.
+inline uint32_t test_seed() {
+    static const uint32_t seed = [] {
+        const char *env = std::getenv("HDML_TEST_SEED");
+        const uint32_t s = env ? (uint32_t)std::strtoul(env, nullptr, 10) : std::random_device{}();
+        std::printf("random seed %u (set HDML_TEST_SEED to reproduce)\n", s);
+        return s;
+    }();
+    return seed;
 }
 
 // A device + operator pair that releases itself.
