@@ -9,7 +9,8 @@
 hdml_generators(SOURCES
     generators/runtime_anchor_generator.cpp
     generators/reduce_generator.cpp
-    generators/gather_generator.cpp)
+    generators/gather_generator.cpp
+    generators/copy_generator.cpp)
 
 hdml_operator(TYPE DML_OPERATOR_REDUCE FACTORY create_reduce_operator
     SOURCES runtime/ops/reduce.cpp
@@ -27,6 +28,14 @@ hdml_operator(TYPE DML_OPERATOR_GATHER FACTORY create_gather_operator
     SOURCES runtime/ops/gather.cpp
     TESTS test/gather_test.cpp
     BENCHMARKS bench/gather_bench.cpp)
+hdml_operator(TYPE DML_OPERATOR_SPLIT FACTORY create_split_operator
+    SOURCES runtime/ops/split_join.cpp
+    TESTS test/split_join_test.cpp
+    BENCHMARKS bench/split_join_bench.cpp)
+hdml_operator(TYPE DML_OPERATOR_JOIN FACTORY create_join_operator
+    SOURCES runtime/ops/split_join.cpp
+    TESTS test/split_join_test.cpp
+    BENCHMARKS bench/split_join_bench.cpp)
 
 # --- Reducing family: input(i, r, o) -> output(i, o) -------------------------
 # D3D12 (HLSL SM 5.1) has no 64-bit integers, so 64-bit types and the packed
@@ -63,3 +72,9 @@ foreach (dtype uint8 uint16 uint32)
     hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=${dtype} PLATFORMS ${_all})
 endforeach ()
 hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=uint64 PLATFORMS ${_no_d3d12})
+
+# --- Strided copy (SPLIT, JOIN): keyed by element size -----------------------
+foreach (dtype uint8 uint16 uint32)
+    hdml_kernel(FAMILY copy GENERATOR copy PARAMS dtype=${dtype} PLATFORMS ${_all})
+endforeach ()
+hdml_kernel(FAMILY copy GENERATOR copy PARAMS dtype=uint64 PLATFORMS ${_no_d3d12})

@@ -107,3 +107,24 @@ inline void register_read_bandwidth(const char *size_name, uint64_t bytes) {
         ->UseRealTime()
         ->MinTime(bytes >= (64u << 20) ? 1.0 : 0.2);
 }
+
+// Read+write reference for copy-like operators: two threads memcpy halves;
+// bytes = read + written.
+inline void bm_copy_bandwidth(benchmark::State &state, uint64_t bytes) {
+    std::vector<uint8_t> src(bytes, 1), dst(bytes);
+    const size_t half = bytes / 2;
+    for (auto _ : state) {
+        std::thread t([&] { std::memcpy(dst.data() + half, src.data() + half, bytes - half); });
+        std::memcpy(dst.data(), src.data(), half);
+        t.join();
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)(2 * bytes));
+}
+
+inline void register_copy_bandwidth(const char *size_name, uint64_t bytes) {
+    benchmark::RegisterBenchmark((std::string("bandwidth/copy/") + size_name).c_str(),
+                                 [=](benchmark::State &s) { bm_copy_bandwidth(s, bytes); })
+        ->UseRealTime()
+        ->MinTime(1.0);
+}

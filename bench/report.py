@@ -27,7 +27,7 @@ def table(path):
         if impl != "hdml" and impl not in peers:
             peers.append(impl)
     fmt = lambda v: "n/a" if v is None else f"{v:.1f}"
-    print("| case | hdml GB/s | % of read bw | " + " | ".join(f"{p} GB/s" for p in peers) + " | hdml / best peer |")
+    print("| case | hdml GB/s | % of same-run bw | " + " | ".join(f"{p} GB/s" for p in peers) + " | hdml / best peer |")
     print("|---" * (len(peers) + 3) + "|---|")
     for key, impls in rows.items():
         size = next((s for s in SIZES if s in key.split("/")), "256MiB")

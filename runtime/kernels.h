@@ -18,6 +18,8 @@ using arg_reduce_fn = int (*)(const void *user_context, halide_buffer_t *input, 
 using gather_fn = int (*)(const void *user_context, halide_buffer_t *input, halide_buffer_t *indices,
                           halide_buffer_t *output);
 
+using copy_fn = int (*)(const void *user_context, halide_buffer_t *input, halide_buffer_t *output);
+
 using ErasedKernel = void (*)();
 
 struct KernelEntry {

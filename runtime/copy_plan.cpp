@@ -1,0 +1,101 @@
+#include "runtime/copy_plan.h"
+
+#include "runtime/error.h"
+#include "runtime/halide_glue.h"
+
+namespace hdml {
+
+namespace {
+
+constexpr int64_t kMaxKernel = INT32_MAX;
+
+bool fits(const CopyDim &d) {
+    return d.extent <= kMaxKernel && d.in_stride <= kMaxKernel && d.out_stride <= kMaxKernel;
+}
+
+template <typename Better>
+CopyDim take(std::vector<CopyDim> &dims, Better better) {
+    int best = -1;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        if (fits(dims[k]) && (best < 0 || better(dims[k], dims[best]))) best = (int)k;
+    }
+    if (best < 0) return CopyDim{};
+    const CopyDim d = dims[best];
+    dims.erase(dims.begin() + best);
+    return d;
+}
+
+}  // namespace
+
+CopyPlan plan_copy(const std::vector<CopyDim> &dims) {
+    std::vector<CopyDim> fused;
+    for (const CopyDim &d : dims) {
+        if (d.extent == 1) continue;
+        fused.push_back(d);
+        while (fused.size() >= 2) {
+            CopyDim &inner = fused[fused.size() - 1], &outer = fused[fused.size() - 2];
+            if (outer.in_stride != inner.in_stride * inner.extent || outer.out_stride != inner.out_stride * inner.extent ||
+                outer.extent * inner.extent > kMaxKernel) {
+                break;
+            }
+            CopyDim merged = inner;
+            merged.extent *= outer.extent;
+            fused.pop_back();
+            fused.back() = merged;
+        }
+    }
+    CopyPlan plan;
+    plan.x = take(fused, [](const CopyDim &a, const CopyDim &b) { return a.out_stride < b.out_stride; });
+    if (fused.empty() && plan.x.extent >= (1 << 17)) {
+        // One long contiguous run: cut it into rows so the kernel can spread
+        // them over cores (a power-of-two row length that divides it exactly).
+        for (int64_t row = 1 << 16; row >= 1024; row /= 2) {
+            if (plan.x.extent % row != 0) continue;
+            fused.push_back({plan.x.extent / row, plan.x.in_stride * row, plan.x.out_stride * row});
+            plan.x.extent = row;
+            break;
+        }
+    }
+    plan.y = take(fused, [](const CopyDim &a, const CopyDim &b) { return a.extent > b.extent; });
+    plan.z = take(fused, [](const CopyDim &a, const CopyDim &b) { return a.extent > b.extent; });
+    plan.loops = fused;
+    return plan;
+}
+
+std::string CopyPlan::describe() const {
+    return format("x{%lld, strides %lld/%lld}, y{%lld}, z{%lld}, %zu C++ loop dim(s)", (long long)x.extent,
+                  (long long)x.in_stride, (long long)x.out_stride, (long long)y.extent, (long long)z.extent,
+                  loops.size());
+}
+
+HRESULT run_copy(const KernelEntry *kernel, const CopyPlan &plan, const uint8_t *input, uint8_t *output,
+                 uint32_t element_size) {
+    const halide_type_t type(halide_type_uint, (uint8_t)(element_size * 8));
+    std::vector<int64_t> index(plan.loops.size(), 0);
+    int64_t in = 0, out = 0;
+    while (true) {
+        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in * element_size, type);
+        KernelBuffer<3> out_buf(output + out * element_size, type);
+        const CopyDim *dims[3] = {&plan.x, &plan.y, &plan.z};
+        for (int d = 0; d < 3; ++d) {
+            in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
+            out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
+        }
+        KernelCall call;
+        HDML_RETURN_IF_FAILED(check_kernel(kernel_fn<copy_fn>(kernel)(&call, &in_buf.buf, &out_buf.buf), call,
+                                           kernel->name));
+        size_t d = plan.loops.size();
+        while (d-- > 0) {
+            if (++index[d] < plan.loops[d].extent) {
+                in += plan.loops[d].in_stride, out += plan.loops[d].out_stride;
+                break;
+            }
+            in -= plan.loops[d].in_stride * (plan.loops[d].extent - 1);
+            out -= plan.loops[d].out_stride * (plan.loops[d].extent - 1);
+            index[d] = 0;
+        }
+        if (d == (size_t)-1) return S_OK;
+    }
+}
+
+}  // namespace hdml

@@ -1,0 +1,143 @@
+// DML_OPERATOR_SPLIT and DML_OPERATOR_JOIN: one tensor and its pieces along an
+// axis. Validation per DirectML; execution is one strided copy per piece, the
+// whole tensor's view offset along the axis (any data type: keyed by element size).
+#include "runtime/copy_plan.h"
+#include "runtime/error.h"
+#include "runtime/operator.h"
+
+#include <memory>
+
+namespace hdml {
+
+namespace {
+
+constexpr DML_TENSOR_DATA_TYPE kDataTypes[] = {
+    DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+    DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
+    DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
+    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_UNKNOWN};
+
+// `whole` is split into (or joined from) `pieces` along `axis`.
+class PiecesOperator : public hdml_operator {
+public:
+    HRESULT init(const Tensor &whole, const std::vector<Tensor> &pieces, uint32_t axis, bool split, const char *name) {
+        split_ = split;
+        if (split) {
+            inputs = {whole};
+            outputs = pieces;
+        } else {
+            inputs = pieces;
+            outputs = {whole};
+        }
+        const std::string key = format("dtype=uint%u", element_size(whole.type) * 8);
+        kernel_ = find_cpu_kernel("copy", key);
+        if (!kernel_) return invalid_arg(format("%s: no CPU kernel 'copy' (%s) was built.", name, key.c_str()));
+        uint64_t offset = 0;
+        for (size_t k = 0; k < pieces.size(); ++k) {
+            const Tensor &piece = pieces[k];
+            std::vector<CopyDim> dims(whole.rank);
+            for (uint32_t d = 0; d < whole.rank; ++d) {
+                dims[d].extent = piece.sizes[d];
+                dims[d].in_stride = split ? whole.strides[d] : piece.strides[d];
+                dims[d].out_stride = split ? piece.strides[d] : whole.strides[d];
+            }
+            plans_.push_back(plan_copy(dims));
+            whole_offsets_.push_back((int64_t)offset * whole.strides[axis]);
+            log_verbose(format("%s: piece %zu: kernel %s; %s", name, k, kernel_->name, plans_.back().describe().c_str()));
+            offset += piece.sizes[axis];
+        }
+        return S_OK;
+    }
+
+    HRESULT run(const void *const *in, void *const *out) override {
+        const uint32_t esize = element_size(outputs[0].type);
+        for (size_t k = 0; k < plans_.size(); ++k) {
+            const int64_t shift = whole_offsets_[k] * esize;
+            const auto *src = static_cast<const uint8_t *>(split_ ? in[0] : in[k]) + (split_ ? shift : 0);
+            auto *dst = static_cast<uint8_t *>(split_ ? out[k] : out[0]) + (split_ ? 0 : shift);
+            HDML_RETURN_IF_FAILED(run_copy(kernel_, plans_[k], src, dst, esize));
+        }
+        return S_OK;
+    }
+
+private:
+    bool split_ = true;
+    const KernelEntry *kernel_ = nullptr;
+    std::vector<CopyPlan> plans_;
+    std::vector<int64_t> whole_offsets_;  // element offset of each piece inside the whole tensor
+};
+
+// The rules SPLIT and JOIN share, with the field names of each desc.
+HRESULT validate_pieces(const Tensor &whole, const std::vector<Tensor> &pieces, uint32_t axis, const char *name,
+                        const char *count_field) {
+    HDML_RETURN_IF_FAILED(require_type_in(whole, kDataTypes, name));
+    if (axis >= whole.rank) {
+        return invalid_arg(format("%s: Axis %u is out of range; it must be less than the DimensionCount %u of tensor "
+                                  "'%s'.",
+                                  name, axis, whole.rank, whole.name.c_str()));
+    }
+    uint64_t total = 0;
+    for (const Tensor &piece : pieces) {
+        HDML_RETURN_IF_FAILED(require_same_type(whole, piece));
+        HDML_RETURN_IF_FAILED(require_same_rank(whole, piece));
+        for (uint32_t d = 0; d < whole.rank; ++d) {
+            if (d != axis && piece.sizes[d] != whole.sizes[d]) {
+                return invalid_arg(format("%s: tensor '%s' has Sizes[%u] = %u but tensor '%s' has %u; sizes must match "
+                                          "except along Axis %u.",
+                                          name, piece.name.c_str(), d, piece.sizes[d], whole.name.c_str(),
+                                          whole.sizes[d], axis));
+            }
+        }
+        total += piece.sizes[axis];
+    }
+    if (total != whole.sizes[axis]) {
+        return invalid_arg(format("%s: the %s tensors' sizes along Axis %u sum to %llu, but tensor '%s' has Sizes[%u] "
+                                  "= %u; they must be equal.",
+                                  name, count_field, axis, (unsigned long long)total, whole.name.c_str(), axis,
+                                  whole.sizes[axis]));
+    }
+    return S_OK;
+}
+
+HRESULT read_pieces(const DML_TENSOR_DESC *descs, uint32_t count, const char *field, const char *count_field,
+                    const char *name, std::vector<Tensor> *pieces) {
+    if (count == 0) return invalid_arg(format("%s: %s is 0; it must be greater than 0.", name, count_field));
+    if (!descs) return invalid_arg(format("%s: %s is null but %s is %u.", name, field, count_field, count));
+    pieces->resize(count);
+    for (uint32_t k = 0; k < count; ++k) {
+        HDML_RETURN_IF_FAILED(read_tensor(&descs[k], format("%s[%u]", field, k), &(*pieces)[k]));
+    }
+    return S_OK;
+}
+
+}  // namespace
+
+HRESULT create_split_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
+    const auto &desc = *static_cast<const DML_SPLIT_OPERATOR_DESC *>(raw_desc);
+    const char *name = "DML_OPERATOR_SPLIT";
+    Tensor whole;
+    std::vector<Tensor> pieces;
+    HDML_RETURN_IF_FAILED(read_tensor(desc.InputTensor, "InputTensor", &whole));
+    HDML_RETURN_IF_FAILED(read_pieces(desc.OutputTensors, desc.OutputCount, "OutputTensors", "OutputCount", name, &pieces));
+    HDML_RETURN_IF_FAILED(validate_pieces(whole, pieces, desc.Axis, name, "OutputTensors"));
+    auto op = std::make_unique<PiecesOperator>();
+    HDML_RETURN_IF_FAILED(op->init(whole, pieces, desc.Axis, true, name));
+    *result = std::move(op);
+    return S_OK;
+}
+
+HRESULT create_join_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
+    const auto &desc = *static_cast<const DML_JOIN_OPERATOR_DESC *>(raw_desc);
+    const char *name = "DML_OPERATOR_JOIN";
+    Tensor whole;
+    std::vector<Tensor> pieces;
+    HDML_RETURN_IF_FAILED(read_pieces(desc.InputTensors, desc.InputCount, "InputTensors", "InputCount", name, &pieces));
+    HDML_RETURN_IF_FAILED(read_tensor(desc.OutputTensor, "OutputTensor", &whole));
+    HDML_RETURN_IF_FAILED(validate_pieces(whole, pieces, desc.Axis, name, "InputTensors"));
+    auto op = std::make_unique<PiecesOperator>();
+    HDML_RETURN_IF_FAILED(op->init(whole, pieces, desc.Axis, false, name));
+    *result = std::move(op);
+    return S_OK;
+}
+
+}  // namespace hdml

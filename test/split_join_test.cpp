@@ -1,0 +1,218 @@
+// DML_OPERATOR_SPLIT and DML_OPERATOR_JOIN: the Split page's examples and the
+// DxDispatch join model exactly, a randomised round trip against a naive
+// reference over ranks 1-8, axes, every data type, uneven pieces and strides,
+// and one test per validation rule.
+#include "catch.hpp"
+#include "test_tensor.h"
+
+using namespace hdml_test;
+
+namespace {
+
+constexpr DML_TENSOR_DATA_TYPE F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
+const DML_TENSOR_DATA_TYPE kDataTypes[] = {
+    DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64,
+    DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,
+    DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
+
+std::vector<float> floats(const TestTensor &t) {
+    std::vector<float> v;
+    t.for_each_index([&](const std::vector<uint32_t> &i) { v.push_back((float)t.float_at(t.offset(i))); });
+    return v;
+}
+
+// Every element of `piece` equals the whole's element at the piece's offset
+// along `axis`; padding bytes of the written tensor stay untouched.
+void check_piece(const TestTensor &whole, const TestTensor &piece, uint32_t axis, uint32_t offset,
+                 const std::string &label) {
+    piece.for_each_index([&](const std::vector<uint32_t> &i) {
+        std::vector<uint32_t> w = i;
+        w[axis] += offset;
+        INFO(label << " at " << shape_string(i));
+        REQUIRE(piece.bits_at(piece.offset(i)) == whole.bits_at(whole.offset(w)));
+    });
+}
+
+void check_padding_untouched(const TestTensor &written, const TestTensor &before, const std::string &label) {
+    std::vector<bool> element(written.storage.size(), false);
+    written.for_each_index([&](const std::vector<uint32_t> &i) {
+        for (uint32_t b = 0; b < bytes_of(written.type); ++b) element[written.offset(i) * bytes_of(written.type) + b] = true;
+    });
+    for (size_t b = 0; b < element.size(); ++b) {
+        if (!element[b]) {
+            INFO(label << ": padding byte " << b << " was written");
+            REQUIRE(written.storage[b] == before.storage[b]);
+        }
+    }
+}
+
+std::vector<DML_TENSOR_DESC> descs(std::vector<TestTensor> &tensors) {
+    std::vector<DML_TENSOR_DESC> d;
+    for (auto &t : tensors) d.push_back(t.desc);
+    return d;
+}
+
+std::vector<HDML_BUFFER_BINDING> bindings(std::vector<TestTensor> &tensors) {
+    std::vector<HDML_BUFFER_BINDING> b;
+    for (auto &t : tensors) b.push_back(t.binding());
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("SPLIT seed examples", "[split][seed]") {
+    TestTensor in(F32, {1, 1, 6, 2});
+    for (int k = 0; k < 12; ++k) in.set_float(k, k + 1);
+    {
+        std::vector<TestTensor> out = {TestTensor(F32, {1, 1, 2, 2}), TestTensor(F32, {1, 1, 1, 2}),
+                                       TestTensor(F32, {1, 1, 3, 2})};
+        auto d = descs(out);
+        DML_SPLIT_OPERATOR_DESC desc{&in.desc, 3, d.data(), 2};
+        Runner runner;
+        REQUIRE(runner.create(DML_OPERATOR_SPLIT, &desc) == S_OK);
+        REQUIRE(runner.execute({in.binding()}, bindings(out)) == S_OK);
+        CHECK(floats(out[0]) == std::vector<float>{1, 2, 3, 4});
+        CHECK(floats(out[1]) == std::vector<float>{5, 6});
+        CHECK(floats(out[2]) == std::vector<float>{7, 8, 9, 10, 11, 12});
+    }
+    {
+        std::vector<TestTensor> out = {TestTensor(F32, {1, 1, 6, 1}), TestTensor(F32, {1, 1, 6, 1})};
+        auto d = descs(out);
+        DML_SPLIT_OPERATOR_DESC desc{&in.desc, 2, d.data(), 3};
+        Runner runner;
+        REQUIRE(runner.create(DML_OPERATOR_SPLIT, &desc) == S_OK);
+        REQUIRE(runner.execute({in.binding()}, bindings(out)) == S_OK);
+        CHECK(floats(out[0]) == std::vector<float>{1, 3, 5, 7, 9, 11});
+        CHECK(floats(out[1]) == std::vector<float>{2, 4, 6, 8, 10, 12});
+    }
+}
+
+TEST_CASE("JOIN: DxDispatch's dml_join.json model (sub-range bindings)", "[join][seed]") {
+    // A = 1..10, B = 100, 115, 130; InputTensors {3}, {2}, {5} bound to A[0..3), B, A[4..9).
+    std::vector<float> a(10), b = {100, 115, 130}, out_values(10, 0);
+    for (int k = 0; k < 10; ++k) a[k] = (float)(k + 1);
+    std::vector<TestTensor> in = {TestTensor(F32, {3}), TestTensor(F32, {2}), TestTensor(F32, {5})};
+    TestTensor out(F32, {10});
+    auto d = descs(in);
+    DML_JOIN_OPERATOR_DESC desc{3, d.data(), &out.desc, 0};
+    Runner runner;
+    REQUIRE(runner.create(DML_OPERATOR_JOIN, &desc) == S_OK);
+    std::vector<HDML_BUFFER_BINDING> inputs = {{a.data(), 0, 12}, {b.data(), 0, 12}, {a.data(), 16, 24}};
+    REQUIRE(runner.execute(inputs, {out.binding()}) == S_OK);
+    CHECK(floats(out) == std::vector<float>{1, 2, 3, 100, 115, 5, 6, 7, 8, 9});
+}
+
+TEST_CASE("SPLIT then JOIN randomised against the reference: ranks 1-8, every data type", "[split][join][random]") {
+    std::mt19937 rng(test_seed());
+    static const uint32_t primes[] = {1, 2, 3, 5, 7};
+    for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
+        for (uint32_t n = 1; n <= 8; ++n) {
+            for (int c = 0; c < (n <= 3 ? 8 : 3); ++c) {
+                std::vector<uint32_t> sizes(n);
+                for (auto &s : sizes) s = primes[rng() % (n <= 3 ? 5 : 3)];
+                const uint32_t axis = rng() % n;
+                if (rng() % 2) sizes[axis] += 40 + rng() % 100;  // long axis: vector bodies and tails
+                // Uneven pieces summing to the axis size.
+                std::vector<uint32_t> lengths;
+                for (uint32_t left = sizes[axis]; left > 0;) {
+                    const uint32_t len = 1 + rng() % left;
+                    lengths.push_back(len);
+                    left -= len;
+                }
+                TestTensor whole(type, sizes, random_strides(sizes, rng, false));
+                whole.for_each_index([&](const std::vector<uint32_t> &i) {
+                    whole.set_bits(whole.offset(i), ((uint64_t)rng() << 32) | rng());
+                });
+                std::vector<TestTensor> pieces;
+                for (uint32_t len : lengths) {
+                    std::vector<uint32_t> s = sizes;
+                    s[axis] = len;
+                    pieces.emplace_back(type, s, random_strides(s, rng, false));
+                }
+                const std::string label = std::string(short_name(type)) + " sizes " + shape_string(sizes) + " axis " +
+                                          std::to_string(axis) + " pieces " + shape_string(lengths) + " (seed " +
+                                          std::to_string(test_seed()) + ")";
+                INFO(label);
+                auto d = descs(pieces);
+                // SPLIT: whole -> pieces.
+                DML_SPLIT_OPERATOR_DESC split{&whole.desc, (UINT)pieces.size(), d.data(), axis};
+                Runner splitter;
+                REQUIRE(splitter.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+                const std::vector<TestTensor> before = pieces;
+                REQUIRE(splitter.execute({whole.binding()}, bindings(pieces)) == S_OK);
+                uint32_t offset = 0;
+                for (size_t k = 0; k < pieces.size(); ++k) {
+                    check_piece(whole, pieces[k], axis, offset, label + " split piece " + std::to_string(k));
+                    check_padding_untouched(pieces[k], before[k], label);
+                    offset += lengths[k];
+                }
+                // JOIN: pieces -> a fresh whole with other strides.
+                TestTensor joined(type, sizes, random_strides(sizes, rng, false));
+                const TestTensor joined_before = joined;
+                DML_JOIN_OPERATOR_DESC join{(UINT)pieces.size(), d.data(), &joined.desc, axis};
+                Runner joiner;
+                REQUIRE(joiner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+                REQUIRE(joiner.execute(bindings(pieces), {joined.binding()}) == S_OK);
+                offset = 0;
+                for (size_t k = 0; k < pieces.size(); ++k) {
+                    check_piece(joined, pieces[k], axis, offset, label + " join piece " + std::to_string(k));
+                    offset += lengths[k];
+                }
+                check_padding_untouched(joined, joined_before, label);
+            }
+        }
+    }
+}
+
+TEST_CASE("SPLIT and JOIN validation rules", "[split][join][validation]") {
+    Runner runner;
+    auto expect = [&](DML_OPERATOR_TYPE type, const void *desc, const std::string &fragment) {
+        const HRESULT hr = runner.create(type, desc);
+        INFO(hdmlGetLastErrorMessage());
+        CHECK(hr == E_INVALIDARG);
+        CHECK(std::string(hdmlGetLastErrorMessage()).find(fragment) != std::string::npos);
+    };
+    TestTensor whole(F32, {2, 5});
+    std::vector<TestTensor> pieces = {TestTensor(F32, {2, 2}), TestTensor(F32, {2, 3})};
+    auto d = descs(pieces);
+    DML_SPLIT_OPERATOR_DESC split{&whole.desc, 2, d.data(), 1};
+    DML_JOIN_OPERATOR_DESC join{2, d.data(), &whole.desc, 1};
+    CHECK(runner.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+    CHECK(runner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+
+    DML_SPLIT_OPERATOR_DESC s = split;
+    s.OutputCount = 0;
+    expect(DML_OPERATOR_SPLIT, &s, "OutputCount is 0");
+    s = split;
+    s.OutputTensors = nullptr;
+    expect(DML_OPERATOR_SPLIT, &s, "OutputTensors is null");
+    s = split;
+    s.Axis = 2;
+    expect(DML_OPERATOR_SPLIT, &s, "Axis 2 is out of range");
+    s = split;
+    s.OutputCount = 1;
+    expect(DML_OPERATOR_SPLIT, &s, "sum to 2, but tensor 'InputTensor' has Sizes[1] = 5");
+    s = split;
+    s.Axis = 0;
+    expect(DML_OPERATOR_SPLIT, &s, "tensor 'OutputTensors[0]' has Sizes[1] = 2 but tensor 'InputTensor' has 5");
+
+    std::vector<TestTensor> mixed = {TestTensor(F32, {2, 2}), TestTensor(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 3})};
+    auto dm = descs(mixed);
+    DML_JOIN_OPERATOR_DESC j{2, dm.data(), &whole.desc, 1};
+    expect(DML_OPERATOR_JOIN, &j, "Mismatched tensor data types");
+    std::vector<TestTensor> ranks = {TestTensor(F32, {2, 2}), TestTensor(F32, {2, 3, 1})};
+    auto dr = descs(ranks);
+    j = {2, dr.data(), &whole.desc, 1};
+    expect(DML_OPERATOR_JOIN, &j, "DimensionCount");
+    j = join;
+    j.InputCount = 0;
+    expect(DML_OPERATOR_JOIN, &j, "InputCount is 0");
+    j = join;
+    j.OutputTensor = nullptr;
+    expect(DML_OPERATOR_JOIN, &j, "'OutputTensor' is null");
+    std::vector<TestTensor> bad = {TestTensor(DML_TENSOR_DATA_TYPE_UINT4, {2, 5})};
+    TestTensor bad_whole(DML_TENSOR_DATA_TYPE_UINT4, {2, 5});
+    auto db = descs(bad);
+    DML_SPLIT_OPERATOR_DESC sb{&bad_whole.desc, 1, db.data(), 0};
+    expect(DML_OPERATOR_SPLIT, &sb, "DML_TENSOR_DATA_TYPE_UINT4");
+}
