@@ -38,6 +38,10 @@ const char *kernel_type_name(DML_TENSOR_DATA_TYPE type);
 // Returns E_INVALIDARG with a message naming `name` and the field on failure.
 HRESULT read_tensor(const DML_TENSOR_DESC *desc, const std::string &name, Tensor *out);
 
+// Every data type of the newest tables of the data-movement operators (GATHER,
+// SPLIT, JOIN): all but the 4-bit types. Ends with DML_TENSOR_DATA_TYPE_UNKNOWN.
+extern const DML_TENSOR_DATA_TYPE kDataMovementTypes[];
+
 // Rules relating two tensors; messages name both.
 HRESULT require_same_type(const Tensor &a, const Tensor &b);
 HRESULT require_same_rank(const Tensor &a, const Tensor &b);

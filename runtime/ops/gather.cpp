@@ -16,11 +16,6 @@ namespace hdml {
 
 namespace {
 
-constexpr DML_TENSOR_DATA_TYPE kDataTypes[] = {
-    DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
-    DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
-    DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
-    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_UNKNOWN};
 constexpr DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
                                                 DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32,
                                                 DML_TENSOR_DATA_TYPE_UNKNOWN};
@@ -270,7 +265,7 @@ HRESULT create_gather_operator(const hdml_device &, const void *raw_desc, std::u
     HDML_RETURN_IF_FAILED(require_same_rank(in, idx));
     HDML_RETURN_IF_FAILED(require_same_rank(in, out));
     HDML_RETURN_IF_FAILED(require_same_type(in, out));
-    HDML_RETURN_IF_FAILED(require_type_in(in, kDataTypes, op));
+    HDML_RETURN_IF_FAILED(require_type_in(in, kDataMovementTypes, op));
     HDML_RETURN_IF_FAILED(require_type_in(idx, kIndexTypes, op));
     if (desc.Axis >= in.rank) {
         return invalid_arg(format("%s: Axis %u is out of range; it must be less than the DimensionCount %u of tensor "

@@ -11,11 +11,6 @@ namespace hdml {
 
 namespace {
 
-constexpr DML_TENSOR_DATA_TYPE kDataTypes[] = {
-    DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
-    DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,
-    DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
-    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_UNKNOWN};
 
 // `whole` is split into (or joined from) `pieces` along `axis`.
 class PiecesOperator : public hdml_operator {
@@ -70,7 +65,7 @@ private:
 // The rules SPLIT and JOIN share, with the field names of each desc.
 HRESULT validate_pieces(const Tensor &whole, const std::vector<Tensor> &pieces, uint32_t axis, const char *name,
                         const char *count_field) {
-    HDML_RETURN_IF_FAILED(require_type_in(whole, kDataTypes, name));
+    HDML_RETURN_IF_FAILED(require_type_in(whole, kDataMovementTypes, name));
     if (axis >= whole.rank) {
         return invalid_arg(format("%s: Axis %u is out of range; it must be less than the DimensionCount %u of tensor "
                                   "'%s'.",
