@@ -10,7 +10,8 @@ hdml_generators(SOURCES
     generators/runtime_anchor_generator.cpp
     generators/reduce_generator.cpp
     generators/gather_generator.cpp
-    generators/copy_generator.cpp)
+    generators/copy_generator.cpp
+    generators/scan_generator.cpp)
 
 hdml_operator(TYPE DML_OPERATOR_REDUCE FACTORY create_reduce_operator
     SOURCES runtime/ops/reduce.cpp
@@ -36,6 +37,14 @@ hdml_operator(TYPE DML_OPERATOR_JOIN FACTORY create_join_operator
     SOURCES runtime/ops/split_join.cpp
     TESTS test/split_join_test.cpp
     BENCHMARKS bench/split_join_bench.cpp)
+hdml_operator(TYPE DML_OPERATOR_CUMULATIVE_SUMMATION FACTORY create_cumulative_summation_operator
+    SOURCES runtime/ops/cumulative.cpp
+    TESTS test/cumulative_test.cpp
+    BENCHMARKS bench/cumulative_bench.cpp)
+hdml_operator(TYPE DML_OPERATOR_CUMULATIVE_PRODUCT FACTORY create_cumulative_product_operator
+    SOURCES runtime/ops/cumulative.cpp
+    TESTS test/cumulative_test.cpp
+    BENCHMARKS bench/cumulative_bench.cpp)
 
 # --- Reducing family: input(i, r, o) -> output(i, o) -------------------------
 # D3D12 (HLSL SM 5.1) has no 64-bit integers, so 64-bit types and the packed
@@ -78,3 +87,15 @@ foreach (dtype uint8 uint16 uint32)
     hdml_kernel(FAMILY copy GENERATOR copy PARAMS dtype=${dtype} PLATFORMS ${_all})
 endforeach ()
 hdml_kernel(FAMILY copy GENERATOR copy PARAMS dtype=uint64 PLATFORMS ${_no_d3d12})
+
+# --- Scans (CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT) --------------------------
+foreach (layout inner outer)
+    foreach (op sum product)
+        foreach (dtype float32 float16 int32 uint32)
+            hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=${layout} PLATFORMS ${_all})
+        endforeach ()
+        foreach (dtype int64 uint64)
+            hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=${layout} PLATFORMS ${_no_d3d12})
+        endforeach ()
+    endforeach ()
+endforeach ()

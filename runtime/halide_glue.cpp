@@ -1,6 +1,7 @@
 #include "runtime/halide_glue.h"
 
 #include "runtime/error.h"
+#include "runtime/tensor.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -69,6 +70,20 @@ void init_halide_runtime() {
         halide_set_error_handler(record_error);
         install_isa_cap();
     });
+}
+
+halide_type_t halide_type_of_dml(DML_TENSOR_DATA_TYPE type) {
+    const uint8_t bits = (uint8_t)(element_size(type) * 8);
+    switch (type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+    case DML_TENSOR_DATA_TYPE_FLOAT32:
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return halide_type_t(halide_type_float, bits);
+    case DML_TENSOR_DATA_TYPE_INT8:
+    case DML_TENSOR_DATA_TYPE_INT16:
+    case DML_TENSOR_DATA_TYPE_INT32:
+    case DML_TENSOR_DATA_TYPE_INT64: return halide_type_t(halide_type_int, bits);
+    default: return halide_type_t(halide_type_uint, bits);
+    }
 }
 
 HRESULT check_kernel(int halide_result, const KernelCall &call, const char *kernel_name) {

@@ -38,6 +38,9 @@ struct KernelCall {
     std::string error;
 };
 
+// The Halide type of a DML data type's elements.
+halide_type_t halide_type_of_dml(DML_TENSOR_DATA_TYPE type);
+
 // Converts a kernel's return code into an HRESULT, with the Halide message.
 HRESULT check_kernel(int halide_result, const KernelCall &call, const char *kernel_name);
 

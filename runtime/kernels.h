@@ -20,6 +20,8 @@ using gather_fn = int (*)(const void *user_context, halide_buffer_t *input, hali
 
 using copy_fn = int (*)(const void *user_context, halide_buffer_t *input, halide_buffer_t *output);
 
+using scan_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t exclusive, halide_buffer_t *output);
+
 using ErasedKernel = void (*)();
 
 struct KernelEntry {

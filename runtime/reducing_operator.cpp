@@ -10,20 +10,6 @@ namespace hdml {
 
 namespace {
 
-halide_type_t halide_type_of(DML_TENSOR_DATA_TYPE type) {
-    const uint8_t bits = (uint8_t)(element_size(type) * 8);
-    switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return halide_type_t(halide_type_float, bits);
-    case DML_TENSOR_DATA_TYPE_INT8:
-    case DML_TENSOR_DATA_TYPE_INT16:
-    case DML_TENSOR_DATA_TYPE_INT32:
-    case DML_TENSOR_DATA_TYPE_INT64: return halide_type_t(halide_type_int, bits);
-    default: return halide_type_t(halide_type_uint, bits);
-    }
-}
-
 // Calls fn(offset) for every element offset of an N-D index space.
 template <typename Fn>
 void for_each_offset(const std::vector<int64_t> &extents, const std::vector<int64_t> &strides, Fn fn) {
@@ -150,8 +136,8 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
     for_each_offset(extents, in_strides, [&](int64_t off) { offsets_in.push_back(off); });
     for_each_offset(extents, out_strides, [&](int64_t off) { offsets_out.push_back(off); });
 
-    const halide_type_t in_type = halide_type_of(in.type);
-    const halide_type_t out_type = arg_ ? halide_type_t(halide_type_uint, 32) : halide_type_of(out.type);
+    const halide_type_t in_type = halide_type_of_dml(in.type);
+    const halide_type_t out_type = arg_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(out.type);
     for (size_t k = 0; k < offsets_in.size(); ++k) {
         KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + offsets_in[k] * in_size, in_type);
         in_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.in_stride);

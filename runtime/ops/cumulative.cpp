@@ -1,0 +1,186 @@
+// DML_OPERATOR_CUMULATIVE_SUMMATION and DML_OPERATOR_CUMULATIVE_PRODUCT: one
+// scan kernel per op, type and layout, over input(i, r, o) -> output(i, r, o).
+// The axis becomes r (reversed with negative strides for DECREASING); kept dims
+// fuse where strides chain; i is a kept dim moving faster than r (scanned as
+// vectors), o the largest other kept dim, the rest loop in C++. In-place
+// execution (output aliasing input) is supported: the kernel finishes the
+// totals of a line before writing it.
+#include "runtime/copy_plan.h"
+#include "runtime/error.h"
+#include "runtime/halide_glue.h"
+#include "runtime/kernels.h"
+#include "runtime/operator.h"
+
+#include <cstdlib>
+#include <memory>
+
+namespace hdml {
+
+namespace {
+
+constexpr DML_TENSOR_DATA_TYPE kTypes[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                           DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_INT32,
+                                           DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
+                                           DML_TENSOR_DATA_TYPE_UNKNOWN};
+constexpr int64_t kMaxKernel = INT32_MAX;
+
+class ScanOperator : public hdml_operator {
+public:
+    HRESULT init(const Tensor &in, const Tensor &out, uint32_t axis, bool reverse, bool exclusive, const char *op,
+                 const char *name) {
+        inputs = {in};
+        outputs = {out};
+        exclusive_ = exclusive;
+        // The scanned dim, reversed for DECREASING: start at the last element, negative strides.
+        r_ = CopyDim{in.sizes[axis], in.strides[axis], out.strides[axis]};
+        if (reverse) {
+            base_in_ = (r_.extent - 1) * r_.in_stride;
+            base_out_ = (r_.extent - 1) * r_.out_stride;
+            r_.in_stride = -r_.in_stride;
+            r_.out_stride = -r_.out_stride;
+        }
+        if (r_.extent > kMaxKernel || std::abs(r_.in_stride) > kMaxKernel || std::abs(r_.out_stride) > kMaxKernel) {
+            return invalid_arg(format("%s: Axis %u has size %u or stride beyond hdml's kernel limit of 2^31-1.", name,
+                                      axis, in.sizes[axis]));
+        }
+        std::vector<CopyDim> kept;
+        for (uint32_t d = 0; d < in.rank; ++d) {
+            if (d == axis || in.sizes[d] == 1) continue;
+            kept.push_back({in.sizes[d], in.strides[d], out.strides[d]});
+            while (kept.size() >= 2) {  // fuse chaining neighbours
+                CopyDim &inner = kept[kept.size() - 1], &outer = kept[kept.size() - 2];
+                if (outer.in_stride != inner.in_stride * inner.extent ||
+                    outer.out_stride != inner.out_stride * inner.extent || outer.extent * inner.extent > kMaxKernel) {
+                    break;
+                }
+                CopyDim merged = inner;
+                merged.extent *= outer.extent;
+                kept.pop_back();
+                kept.back() = merged;
+            }
+        }
+        auto fits = [](const CopyDim &d) {
+            return d.extent <= kMaxKernel && d.in_stride <= kMaxKernel && d.out_stride <= kMaxKernel;
+        };
+        int best_i = -1;
+        for (size_t k = 0; k < kept.size(); ++k) {
+            if (fits(kept[k]) && kept[k].in_stride < std::abs(r_.in_stride) &&
+                (best_i < 0 || kept[k].in_stride < kept[best_i].in_stride)) {
+                best_i = (int)k;
+            }
+        }
+        outer_layout_ = best_i >= 0 && r_.extent > 1;
+        if (outer_layout_) {
+            i_ = kept[best_i];
+            kept.erase(kept.begin() + best_i);
+        }
+        int best_o = -1;
+        for (size_t k = 0; k < kept.size(); ++k) {
+            if (fits(kept[k]) && (best_o < 0 || kept[k].extent > kept[best_o].extent)) best_o = (int)k;
+        }
+        if (best_o >= 0) {
+            o_ = kept[best_o];
+            kept.erase(kept.begin() + best_o);
+        }
+        loops_ = kept;
+        const std::string key = format("dtype=%s layout=%s op=%s", kernel_type_name(in.type),
+                                       outer_layout_ ? "outer" : "inner", op);
+        kernel_ = find_cpu_kernel("scan", key);
+        if (!kernel_) return invalid_arg(format("%s: no CPU kernel 'scan' (%s) was built.", name, key.c_str()));
+        log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name, kernel_->name,
+                           (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride, (long long)o_.extent,
+                           loops_.size()));
+        return S_OK;
+    }
+
+    HRESULT run(const void *const *in, void *const *out) override {
+        const int64_t esize = element_size(inputs[0].type);
+        const halide_type_t type = halide_type_of_dml(inputs[0].type);
+        const auto *input = static_cast<const uint8_t *>(in[0]) + base_in_ * esize;
+        auto *output = static_cast<uint8_t *>(out[0]) + base_out_ * esize;
+        std::vector<int64_t> index(loops_.size(), 0);
+        int64_t in_off = 0, out_off = 0;
+        while (true) {
+            KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type);
+            KernelBuffer<3> out_buf(output + out_off * esize, type);
+            const CopyDim *dims[3] = {&i_, &r_, &o_};
+            for (int d = 0; d < 3; ++d) {
+                in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
+                out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
+            }
+            KernelCall call;
+            const int rc = kernel_fn<scan_fn>(kernel_)(&call, &in_buf.buf, exclusive_ ? 1 : 0, &out_buf.buf);
+            HDML_RETURN_IF_FAILED(check_kernel(rc, call, kernel_->name));
+            size_t d = loops_.size();
+            while (d-- > 0) {
+                if (++index[d] < loops_[d].extent) {
+                    in_off += loops_[d].in_stride, out_off += loops_[d].out_stride;
+                    break;
+                }
+                in_off -= loops_[d].in_stride * (loops_[d].extent - 1);
+                out_off -= loops_[d].out_stride * (loops_[d].extent - 1);
+                index[d] = 0;
+            }
+            if (d == (size_t)-1) return S_OK;
+        }
+    }
+
+private:
+    bool exclusive_ = false, outer_layout_ = false;
+    CopyDim i_, r_, o_;
+    std::vector<CopyDim> loops_;
+    int64_t base_in_ = 0, base_out_ = 0;
+    const KernelEntry *kernel_ = nullptr;
+};
+
+// Both descs: {InputTensor, OutputTensor, Axis, AxisDirection, HasExclusive*}.
+HRESULT create_scan(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC &desc, const char *op, const char *name,
+                    std::unique_ptr<hdml_operator> *result) {
+    Tensor in, out;
+    HDML_RETURN_IF_FAILED(read_tensor(desc.InputTensor, "InputTensor", &in));
+    HDML_RETURN_IF_FAILED(read_tensor(desc.OutputTensor, "OutputTensor", &out));
+    HDML_RETURN_IF_FAILED(require_same_type(in, out));
+    HDML_RETURN_IF_FAILED(require_same_rank(in, out));
+    for (uint32_t d = 0; d < in.rank; ++d) {
+        if (in.sizes[d] != out.sizes[d]) {
+            return invalid_arg(format("%s: tensor 'OutputTensor' has Sizes[%u] = %u but tensor 'InputTensor' has %u; "
+                                      "both must have the same Sizes.",
+                                      name, d, out.sizes[d], in.sizes[d]));
+        }
+    }
+    HDML_RETURN_IF_FAILED(require_type_in(in, kTypes, name));
+    if (desc.Axis >= in.rank) {
+        return invalid_arg(format("%s: Axis %u is out of range; it must be less than the DimensionCount %u of tensor "
+                                  "'InputTensor'.",
+                                  name, desc.Axis, in.rank));
+    }
+    const int32_t direction = raw_enum(desc.AxisDirection);
+    if (direction != DML_AXIS_DIRECTION_INCREASING && direction != DML_AXIS_DIRECTION_DECREASING) {
+        return invalid_arg(format("%s: AxisDirection %d is not a DML_AXIS_DIRECTION (INCREASING 0, DECREASING 1).",
+                                  name, direction));
+    }
+    auto scan = std::make_unique<ScanOperator>();
+    HDML_RETURN_IF_FAILED(scan->init(in, out, desc.Axis, direction == DML_AXIS_DIRECTION_DECREASING,
+                                     desc.HasExclusiveSum != 0, op, name));
+    *result = std::move(scan);
+    return S_OK;
+}
+
+}  // namespace
+
+HRESULT create_cumulative_summation_operator(const hdml_device &, const void *desc,
+                                             std::unique_ptr<hdml_operator> *result) {
+    return create_scan(*static_cast<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC *>(desc), "sum",
+                       "DML_OPERATOR_CUMULATIVE_SUMMATION", result);
+}
+
+HRESULT create_cumulative_product_operator(const hdml_device &, const void *desc,
+                                           std::unique_ptr<hdml_operator> *result) {
+    // The product desc is field for field the summation desc (HasExclusiveProduct for HasExclusiveSum).
+    static_assert(sizeof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC) == sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC),
+                  "same layout");
+    return create_scan(*static_cast<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC *>(desc), "product",
+                       "DML_OPERATOR_CUMULATIVE_PRODUCT", result);
+}
+
+}  // namespace hdml

@@ -1,0 +1,194 @@
+// DML_OPERATOR_CUMULATIVE_SUMMATION / CUMULATIVE_PRODUCT: the CumulativeProduct
+// page's examples and the CumulativeSummation examples quoted in the spec,
+// exactly; a randomised comparison with a naive reference over ranks 1-8, axes,
+// both directions, inclusive/exclusive, all six types, strides; and in-place
+// execution (output aliasing input) equal to out-of-place.
+#include "catch.hpp"
+#include "test_tensor.h"
+
+#include <cmath>
+
+using namespace hdml_test;
+
+namespace {
+
+constexpr DML_TENSOR_DATA_TYPE F32 = DML_TENSOR_DATA_TYPE_FLOAT32, F16 = DML_TENSOR_DATA_TYPE_FLOAT16;
+const DML_TENSOR_DATA_TYPE kTypes[] = {F32, F16, DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
+                                       DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32};
+
+struct ScanCase {
+    DML_OPERATOR_TYPE type = DML_OPERATOR_CUMULATIVE_SUMMATION;
+    TestTensor in, out;
+    uint32_t axis = 0;
+    bool reverse = false, exclusive = false;
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{};
+    void bind() {
+        desc = {&in.desc, &out.desc, axis, reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING,
+                exclusive ? TRUE : FALSE};
+    }
+};
+
+std::vector<float> run_seed(DML_OPERATOR_TYPE type, bool reverse, bool exclusive) {
+    const float input[] = {2, 1, 3, 5, 3, 8, 7, 3, 9, 6, 2, 4};
+    ScanCase c;
+    c.type = type;
+    c.in = TestTensor(F32, {1, 1, 3, 4});
+    for (int k = 0; k < 12; ++k) c.in.set_float(k, input[k]);
+    c.out = TestTensor(F32, {1, 1, 3, 4});
+    c.axis = 3;
+    c.reverse = reverse;
+    c.exclusive = exclusive;
+    c.bind();
+    Runner runner;
+    REQUIRE(runner.create(type, &c.desc) == S_OK);
+    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+    std::vector<float> v;
+    for (int k = 0; k < 12; ++k) v.push_back((float)c.out.float_at(k));
+    return v;
+}
+
+// Naive scan along the axis, double for floats, modular 64-bit for integers.
+void check_scan(const ScanCase &c, const TestTensor &out, const std::string &label) {
+    const bool sum = c.type == DML_OPERATOR_CUMULATIVE_SUMMATION;
+    const uint32_t n = c.in.sizes[c.axis];
+    const uint32_t bits = bytes_of(c.in.type) * 8;
+    const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    std::vector<uint32_t> line_sizes = c.in.sizes;
+    line_sizes[c.axis] = 1;
+    TestTensor lines(F32, line_sizes);
+    lines.for_each_index([&](const std::vector<uint32_t> &start) {
+        double acc = sum ? 0 : 1, scale = sum ? 0 : 1;
+        uint64_t iacc = sum ? 0 : 1;
+        for (uint32_t step = 0; step < n; ++step) {
+            std::vector<uint32_t> at = start;
+            at[c.axis] = c.reverse ? n - 1 - step : step;
+            const uint64_t in_off = c.in.offset(at), out_off = out.offset(at);
+            INFO(label << " at " << shape_string(at));
+            if (is_float(c.in.type)) {
+                const double x = c.in.float_at(in_off);
+                const double incl = sum ? acc + x : acc * x;
+                const double expected = c.exclusive ? acc : incl;
+                const double got = out.float_at(out_off);
+                scale = sum ? scale + std::fabs(x) : std::fabs(incl) + 1e-30;
+                const double tol = (c.in.type == F16 ? 2e-3 : 2e-6 + 1e-7 * step) * (scale + std::fabs(expected)) +
+                                   (c.in.type == F16 ? 1e-3 : 1e-30);
+                REQUIRE(std::fabs(got - expected) <= tol);
+                acc = incl;
+            } else {
+                const uint64_t x = c.in.bits_at(in_off);
+                const uint64_t incl = sum ? iacc + x : iacc * x;
+                REQUIRE((out.bits_at(out_off) & mask) == ((c.exclusive ? iacc : incl) & mask));
+                iacc = incl;
+            }
+        }
+    });
+}
+
+}  // namespace
+
+TEST_CASE("CUMULATIVE_PRODUCT seed examples and CUMULATIVE_SUMMATION spec examples", "[scan][seed]") {
+    const auto P = DML_OPERATOR_CUMULATIVE_PRODUCT, S = DML_OPERATOR_CUMULATIVE_SUMMATION;
+    CHECK(run_seed(P, false, false) == std::vector<float>{2, 2, 6, 30, 3, 24, 168, 504, 9, 54, 108, 432});
+    CHECK(run_seed(P, false, true) == std::vector<float>{1, 2, 2, 6, 1, 3, 24, 168, 1, 9, 54, 108});
+    CHECK(run_seed(P, true, false) == std::vector<float>{30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4});
+    CHECK(run_seed(S, false, false) == std::vector<float>{2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21});
+    CHECK(run_seed(S, false, true) == std::vector<float>{0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17});
+    CHECK(run_seed(S, true, false) == std::vector<float>{11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4});
+    CHECK(run_seed(S, true, true) == std::vector<float>{9, 8, 5, 0, 18, 10, 3, 0, 12, 6, 4, 0});
+}
+
+TEST_CASE("cumulative ops randomised against the reference, and in place", "[scan][random]") {
+    std::mt19937 rng(test_seed());
+    static const uint32_t primes[] = {1, 2, 3, 5, 7};
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
+            for (uint32_t n = 1; n <= 8; ++n) {
+                for (int k = 0; k < (n <= 3 ? 8 : 3); ++k) {
+                    ScanCase c;
+                    c.type = type;
+                    std::vector<uint32_t> sizes(n);
+                    for (auto &s : sizes) s = primes[rng() % (n <= 3 ? 5 : 3)];
+                    c.axis = rng() % n;
+                    if (n <= 2 && rng() % 2) sizes[rng() % n] += 50 + rng() % 100;  // long lines / wide tiles
+                    c.reverse = rng() % 2;
+                    c.exclusive = rng() % 2;
+                    c.in = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
+                    std::uniform_real_distribution<double> values(type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 0.9 : -2.0,
+                                                                  type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 1.1 : 2.0);
+                    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+                        if (is_float(dtype)) {
+                            c.in.set_float(c.in.offset(i), values(rng));
+                        } else {
+                            c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
+                        }
+                    });
+                    c.out = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
+                    c.bind();
+                    const std::string label = std::string(type == DML_OPERATOR_CUMULATIVE_SUMMATION ? "SUM " : "PRODUCT ") +
+                                              short_name(dtype) + " sizes " + shape_string(sizes) + " strides " +
+                                              shape_string(c.in.strides) + " axis " + std::to_string(c.axis) +
+                                              (c.reverse ? " DECREASING" : " INCREASING") +
+                                              (c.exclusive ? " exclusive" : " inclusive") + " (seed " +
+                                              std::to_string(test_seed()) + ")";
+                    INFO(label);
+                    Runner runner;
+                    REQUIRE(runner.create(type, &c.desc) == S_OK);
+                    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+                    check_scan(c, c.out, label);
+                    // In place: the output desc is the input's, bound to the same buffer.
+                    ScanCase inplace = c;
+                    inplace.out = inplace.in;
+                    inplace.bind();
+                    Runner in_place_runner;
+                    REQUIRE(in_place_runner.create(type, &inplace.desc) == S_OK);
+                    TestTensor buffer = c.in;
+                    REQUIRE(in_place_runner.execute({buffer.binding()}, {buffer.binding()}) == S_OK);
+                    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+                        INFO(label << " in place at " << shape_string(i));
+                        REQUIRE(buffer.bits_at(buffer.offset(i)) == c.out.bits_at(c.out.offset(i)));
+                    });
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("cumulative ops validation rules", "[scan][validation]") {
+    Runner runner;
+    auto expect = [&](ScanCase &c, DML_OPERATOR_TYPE type, const std::string &fragment, int direction = -1) {
+        c.bind();
+        if (direction >= 0) std::memcpy(&c.desc.AxisDirection, &direction, sizeof direction);
+        const HRESULT hr = runner.create(type, &c.desc);
+        INFO(hdmlGetLastErrorMessage());
+        CHECK(hr == E_INVALIDARG);
+        CHECK(std::string(hdmlGetLastErrorMessage()).find(fragment) != std::string::npos);
+    };
+    auto valid = [] {
+        ScanCase c;
+        c.in = TestTensor(F32, {2, 3});
+        c.out = TestTensor(F32, {2, 3});
+        c.axis = 1;
+        return c;
+    };
+    ScanCase c = valid();
+    c.bind();
+    CHECK(runner.create(DML_OPERATOR_CUMULATIVE_PRODUCT, &c.desc) == S_OK);
+    c = valid();
+    c.axis = 2;
+    expect(c, DML_OPERATOR_CUMULATIVE_SUMMATION, "Axis 2 is out of range");
+    c = valid();
+    expect(c, DML_OPERATOR_CUMULATIVE_PRODUCT, "AxisDirection 5", 5);
+    c = valid();
+    c.out = TestTensor(F16, {2, 3});
+    expect(c, DML_OPERATOR_CUMULATIVE_SUMMATION, "Mismatched tensor data types");
+    c = valid();
+    c.out = TestTensor(F32, {2, 4});
+    expect(c, DML_OPERATOR_CUMULATIVE_PRODUCT, "Sizes[1] = 4");
+    c = valid();
+    c.out = TestTensor(F32, {2, 3, 1});
+    expect(c, DML_OPERATOR_CUMULATIVE_SUMMATION, "DimensionCount");
+    c = valid();
+    c.in = TestTensor(DML_TENSOR_DATA_TYPE_INT8, {2, 3});
+    c.out = TestTensor(DML_TENSOR_DATA_TYPE_INT8, {2, 3});
+    expect(c, DML_OPERATOR_CUMULATIVE_SUMMATION, "'InputTensor' has DataType DML_TENSOR_DATA_TYPE_INT8");
+}
