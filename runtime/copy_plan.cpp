@@ -27,7 +27,7 @@ CopyDim take(std::vector<CopyDim> &dims, Better better) {
 
 }  // namespace
 
-CopyPlan plan_copy(const std::vector<CopyDim> &dims) {
+std::vector<CopyDim> fuse_copy_dims(const std::vector<CopyDim> &dims) {
     std::vector<CopyDim> fused;
     for (const CopyDim &d : dims) {
         if (d.extent == 1) continue;
@@ -44,6 +44,11 @@ CopyPlan plan_copy(const std::vector<CopyDim> &dims) {
             fused.back() = merged;
         }
     }
+    return fused;
+}
+
+CopyPlan plan_copy(const std::vector<CopyDim> &dims) {
+    std::vector<CopyDim> fused = fuse_copy_dims(dims);
     CopyPlan plan;
     plan.x = take(fused, [](const CopyDim &a, const CopyDim &b) { return a.out_stride < b.out_stride; });
     if (fused.empty() && plan.x.extent >= (1 << 17)) {
@@ -71,9 +76,7 @@ std::string CopyPlan::describe() const {
 HRESULT run_copy(const KernelEntry *kernel, const CopyPlan &plan, const uint8_t *input, uint8_t *output,
                  uint32_t element_size) {
     const halide_type_t type(halide_type_uint, (uint8_t)(element_size * 8));
-    std::vector<int64_t> index(plan.loops.size(), 0);
-    int64_t in = 0, out = 0;
-    while (true) {
+    return for_each_loop_offset(plan.loops, [&](int64_t in, int64_t out) {
         KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in * element_size, type);
         KernelBuffer<3> out_buf(output + out * element_size, type);
         const CopyDim *dims[3] = {&plan.x, &plan.y, &plan.z};
@@ -82,20 +85,8 @@ HRESULT run_copy(const KernelEntry *kernel, const CopyPlan &plan, const uint8_t 
             out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
         }
         KernelCall call;
-        HDML_RETURN_IF_FAILED(check_kernel(kernel_fn<copy_fn>(kernel)(&call, &in_buf.buf, &out_buf.buf), call,
-                                           kernel->name));
-        size_t d = plan.loops.size();
-        while (d-- > 0) {
-            if (++index[d] < plan.loops[d].extent) {
-                in += plan.loops[d].in_stride, out += plan.loops[d].out_stride;
-                break;
-            }
-            in -= plan.loops[d].in_stride * (plan.loops[d].extent - 1);
-            out -= plan.loops[d].out_stride * (plan.loops[d].extent - 1);
-            index[d] = 0;
-        }
-        if (d == (size_t)-1) return S_OK;
-    }
+        return check_kernel(kernel_fn<copy_fn>(kernel)(&call, &in_buf.buf, &out_buf.buf), call, kernel->name);
+    });
 }
 
 }  // namespace hdml

@@ -41,9 +41,6 @@ const DML_TENSOR_DATA_TYPE kArgReduceInputTypes[] = {
     DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,
     DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_UINT16,
     DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_UNKNOWN};
-const DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
-                                            DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32,
-                                            DML_TENSOR_DATA_TYPE_UNKNOWN};
 
 // Rules shared with ARGMAX/ARGMIN: ranks match, axes valid and unique, output
 // sizes 1 on reduced axes and equal elsewhere. Sets *mask to the reduced axes.

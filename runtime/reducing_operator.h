@@ -28,10 +28,9 @@ HRESULT validate_reduction_axes(const Tensor &in, const Tensor &out, uint32_t ax
                                 const char *op, uint32_t *mask);
 
 // ARGMAX/ARGMIN (and REDUCE's deprecated functions of the same names): the
-// input types they read and the index types they write (newest support table).
-// Both lists end with DML_TENSOR_DATA_TYPE_UNKNOWN.
+// input types they read (newest support table; ends with UNKNOWN). The index
+// types they write are tensor.h's kIndexTypes.
 extern const DML_TENSOR_DATA_TYPE kArgReduceInputTypes[];
-extern const DML_TENSOR_DATA_TYPE kIndexTypes[];
 
 class ReducingOperator : public hdml_operator {
 public:

@@ -74,6 +74,10 @@ const DML_TENSOR_DATA_TYPE kDataMovementTypes[] = {
     DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_UINT32,
     DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8,   DML_TENSOR_DATA_TYPE_UNKNOWN};
 
+const DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
+                                            DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32,
+                                            DML_TENSOR_DATA_TYPE_UNKNOWN};
+
 uint64_t Tensor::element_count() const {
     uint64_t n = 1;
     for (uint32_t d = 0; d < rank; ++d) n *= sizes[d];

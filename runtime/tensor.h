@@ -41,6 +41,9 @@ HRESULT read_tensor(const DML_TENSOR_DESC *desc, const std::string &name, Tensor
 // Every data type of the newest tables of the data-movement operators (GATHER,
 // SPLIT, JOIN): all but the 4-bit types. Ends with DML_TENSOR_DATA_TYPE_UNKNOWN.
 extern const DML_TENSOR_DATA_TYPE kDataMovementTypes[];
+// The index types of GATHER's indices and of ARGMAX/ARGMIN outputs (newest
+// tables). Ends with DML_TENSOR_DATA_TYPE_UNKNOWN.
+extern const DML_TENSOR_DATA_TYPE kIndexTypes[];
 
 // Rules relating two tensors; messages name both.
 HRESULT require_same_type(const Tensor &a, const Tensor &b);

@@ -45,20 +45,9 @@ public:
         }
         std::vector<CopyDim> kept;
         for (uint32_t d = 0; d < in.rank; ++d) {
-            if (d == axis || in.sizes[d] == 1) continue;
-            kept.push_back({in.sizes[d], in.strides[d], out.strides[d]});
-            while (kept.size() >= 2) {  // fuse chaining neighbours
-                CopyDim &inner = kept[kept.size() - 1], &outer = kept[kept.size() - 2];
-                if (outer.in_stride != inner.in_stride * inner.extent ||
-                    outer.out_stride != inner.out_stride * inner.extent || outer.extent * inner.extent > kMaxKernel) {
-                    break;
-                }
-                CopyDim merged = inner;
-                merged.extent *= outer.extent;
-                kept.pop_back();
-                kept.back() = merged;
-            }
+            if (d != axis) kept.push_back({in.sizes[d], in.strides[d], out.strides[d]});
         }
+        kept = fuse_copy_dims(kept);
         auto fits = [](const CopyDim &d) {
             return d.extent <= kMaxKernel && d.in_stride <= kMaxKernel && d.out_stride <= kMaxKernel;
         };
@@ -98,9 +87,7 @@ public:
         const halide_type_t type = halide_type_of_dml(inputs[0].type);
         const auto *input = static_cast<const uint8_t *>(in[0]) + base_in_ * esize;
         auto *output = static_cast<uint8_t *>(out[0]) + base_out_ * esize;
-        std::vector<int64_t> index(loops_.size(), 0);
-        int64_t in_off = 0, out_off = 0;
-        while (true) {
+        return for_each_loop_offset(loops_, [&](int64_t in_off, int64_t out_off) {
             KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type);
             KernelBuffer<3> out_buf(output + out_off * esize, type);
             const CopyDim *dims[3] = {&i_, &r_, &o_};
@@ -110,19 +97,8 @@ public:
             }
             KernelCall call;
             const int rc = kernel_fn<scan_fn>(kernel_)(&call, &in_buf.buf, exclusive_ ? 1 : 0, &out_buf.buf);
-            HDML_RETURN_IF_FAILED(check_kernel(rc, call, kernel_->name));
-            size_t d = loops_.size();
-            while (d-- > 0) {
-                if (++index[d] < loops_[d].extent) {
-                    in_off += loops_[d].in_stride, out_off += loops_[d].out_stride;
-                    break;
-                }
-                in_off -= loops_[d].in_stride * (loops_[d].extent - 1);
-                out_off -= loops_[d].out_stride * (loops_[d].extent - 1);
-                index[d] = 0;
-            }
-            if (d == (size_t)-1) return S_OK;
-        }
+            return check_kernel(rc, call, kernel_->name);
+        });
     }
 
 private:

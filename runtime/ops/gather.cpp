@@ -16,9 +16,6 @@ namespace hdml {
 
 namespace {
 
-constexpr DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_INT32,
-                                                DML_TENSOR_DATA_TYPE_UINT64, DML_TENSOR_DATA_TYPE_UINT32,
-                                                DML_TENSOR_DATA_TYPE_UNKNOWN};
 constexpr int64_t kMaxKernel = INT32_MAX;
 
 // One output dim after canonicalisation. Index dims move through the
