@@ -129,6 +129,32 @@ inline Halide::Expr widen(const Halide::Expr &v, Halide::Type acc_type) {
     return Halide::cast(acc_type, v);
 }
 
+// float32 -> float16, rounding to nearest even, with vectorisable integer ops
+// (Halide 14 narrows in scalar code on x86). Overflow gives infinity, NaN a
+// quiet NaN; subnormal results come from adding 0.5f, which puts the float16
+// subnormal step (2^-24) at the last mantissa bit and lets the FPU round.
+inline Halide::Expr narrow_to_float16(const Halide::Expr &f) {
+    using namespace Halide;
+    const Expr bits = reinterpret<uint32_t>(f);
+    const Expr sign = (bits >> 16) & 0x8000;
+    const Expr magnitude = bits & 0x7FFFFFFF;
+    const Expr normal = (magnitude - 0x38000000 + 0xFFF + ((magnitude >> 13) & 1)) >> 13;
+    const Expr subnormal = reinterpret<uint32_t>(reinterpret<float>(magnitude) + 0.5f) - 0x3F000000;
+    const Expr h = select(magnitude > 0x7F800000, 0x7E00,
+                          magnitude >= 0x477FF000, 0x7C00,
+                          magnitude >= 0x38800000, normal, subnormal);
+    return reinterpret<float16_t>(cast<uint16_t>(h | sign));
+}
+
+// Converts an accumulator back to the data type: integers keep the low bits
+// (wrapping), float16 rounds with narrow_to_float16.
+inline Halide::Expr narrow(const Halide::Expr &v, Halide::Type t) {
+    using namespace Halide;
+    if (t == Float(16) && v.type() == Float(32)) return narrow_to_float16(v);
+    if (t.is_int() && v.type().is_uint()) return reinterpret(t, cast(UInt(t.bits()), v));
+    return cast(t, v);
+}
+
 // Inverse of order_key for a float type.
 inline Halide::Expr float_from_order_key(const Halide::Expr &k, Halide::Type float_type) {
     using namespace Halide;

@@ -1,9 +1,15 @@
 // CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT: one scan over r of
 // input(i, r, o) into output(i, r, o). The runtime maps any axis onto r and
 // reverses r (negative strides) for DML_AXIS_DIRECTION_DECREASING.
-// The running total lives in `acc` (float32 for float16 data; integers wrap in
-// the unsigned type of their width), computed over a whole r range before the
-// output of those (i, o) is written: so the output may alias the input.
+//
+// The outer layout cuts r into chunks of `chunk_rows` (a blocked scan):
+//   1. chunk_total: the combined value of each chunk (a reduction, parallel);
+//   2. carry: the total of the input before each chunk (a short serial scan);
+//   3. scan: each chunk scanned from its carry (chunks are independent now).
+// The inner layout keeps a line in one chunk: its lines are the independent work.
+// Running totals are float32 for float16 data; integers wrap in the unsigned
+// type of their width. Every chunk's scan is finished from the input before its
+// output is written, and reads no other chunk: so the output may alias the input.
 #include "generators/common.h"
 #include "schedules/scan_schedule.h"
 
@@ -32,23 +38,55 @@ public:
     void generate() {
         const Type t = halide_type_of(dtype);
         const Type acc_t = t.is_float() ? Float(32) : UInt(t.bits());
-        Var i("i"), r("r"), o("o");
-        RDom rr(1, input.dim(1).extent() - 1, "rr");
-        Func x("x");
-        x(i, r, o) = widen(input(i, r, o), acc_t);
         const bool sum = op == ScanOp::Sum;
         const Expr identity = cast(acc_t, sum ? 0 : 1);
         auto combine = [&](const Expr &a, const Expr &b) { return sum ? a + b : a * b; };
 
-        Func acc("acc");
-        acc(i, r, o) = select(exclusive != 0, identity, x(i, r, o));  // r = 0 is final; the scan rewrites r >= 1
-        acc(i, rr, o) = combine(acc(i, rr - 1, o), select(exclusive != 0, x(i, rr - 1, o), x(i, rr, o)));
-        output(i, r, o) = t.is_int() ? reinterpret(t, acc(i, r, o)) : cast(t, acc(i, r, o));
+        Var i("i"), r("r"), o("o"), k("k"), c("c");
+        const Expr extent = input.dim(1).extent();
+        const bool chunked = layout == Layout::Outer;
+        const Expr chunk = chunked ? min(extent, (int)tuning.chunk_rows) : extent;
+        const Expr chunks = chunked ? (extent + chunk - 1) / chunk : 1;
+
+        // Schedules compute whole chunks, blocks of lines and padded lines past
+        // the end (never stored): those reads clamp to the buffer.
+        Func clamped = BoundaryConditions::repeat_edge(input, {{input.dim(0).min(), input.dim(0).extent()},
+                                                               {0, extent},
+                                                               {input.dim(2).min(), input.dim(2).extent()}});
+        Func x("x");
+        x(i, r, o) = widen(clamped(i, r, o), acc_t);
+
+        RDom in_chunk(0, chunk, "in_chunk");
+        Func chunk_total("chunk_total");
+        chunk_total(i, c, o) = identity;
+        chunk_total(i, c, o) = combine(chunk_total(i, c, o), x(i, c * chunk + in_chunk, o));
+
+        RDom later_chunk(1, chunks - 1, "later_chunk");
+        Func carry("carry");
+        carry(i, c, o) = identity;
+        carry(i, later_chunk, o) = combine(carry(i, later_chunk - 1, o), chunk_total(i, later_chunk - 1, o));
+
+        // Inside a chunk, an exclusive scan adds the element before each step
+        // (the carry stands for the one before the chunk): a chunk reads no other chunk.
+        RDom step(1, chunk - 1, "step");
+        const Expr at = c * chunk + step;
+        Func scan("scan");
+        scan(i, k, c, o) = x(i, c * chunk + k, o);
+        scan(i, 0, c, o) = combine(carry(i, c, o), select(exclusive == 0, scan(i, 0, c, o), identity));
+        scan(i, step, c, o) =
+            combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), x(i, at - 1, o)));
+
+        const Expr result = chunked ? scan(i, r % chunk, r / chunk, o) : scan(i, r, 0, o);
+        output(i, r, o) = narrow(result, t);
 
         allow_any_strides(input);
         allow_any_strides(output);
         apply_layout_contract(layout, input, output);
-        ScanStages stages{output, acc, i, r, o, rr, layout, t};
+        // The dimension the schedule vectorises (r for inner, i for outer), unit-stride on both sides.
+        const int vector_dim = layout == Layout::Inner ? 1 : 0;
+        const Expr dense = input.dim(vector_dim).stride() == 1 && output.dim(vector_dim).stride() == 1;
+        ScanStages stages{output, scan, carry, chunk_total, i, r, o, k, c, step, later_chunk, extent, dense,
+                          exclusive == 0, layout, t};
         schedule_scan(stages, tuning, get_target());
     }
 };

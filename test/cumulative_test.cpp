@@ -97,6 +97,55 @@ TEST_CASE("CUMULATIVE_PRODUCT seed examples and CUMULATIVE_SUMMATION spec exampl
     CHECK(run_seed(S, true, true) == std::vector<float>{9, 8, 5, 0, 18, 10, 3, 0, 12, 6, 4, 0});
 }
 
+namespace {
+
+// Random values for one shape, compared with the reference out of place and in place.
+void check_random_case(DML_OPERATOR_TYPE type, DML_TENSOR_DATA_TYPE dtype, const std::vector<uint32_t> &sizes,
+                       uint32_t axis, bool reverse, bool exclusive, std::mt19937 &rng) {
+    ScanCase c;
+    c.type = type;
+    c.axis = axis;
+    c.reverse = reverse;
+    c.exclusive = exclusive;
+    c.in = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
+    std::uniform_real_distribution<double> values(type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 0.9 : -2.0,
+                                                  type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 1.1 : 2.0);
+    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+        if (is_float(dtype)) {
+            c.in.set_float(c.in.offset(i), values(rng));
+        } else {
+            c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
+        }
+    });
+    c.out = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
+    c.bind();
+    const std::string label = std::string(type == DML_OPERATOR_CUMULATIVE_SUMMATION ? "SUM " : "PRODUCT ") +
+                              short_name(dtype) + " sizes " + shape_string(sizes) + " strides " +
+                              shape_string(c.in.strides) + " axis " + std::to_string(c.axis) +
+                              (c.reverse ? " DECREASING" : " INCREASING") +
+                              (c.exclusive ? " exclusive" : " inclusive") + " (seed " + std::to_string(test_seed()) +
+                              ")";
+    INFO(label);
+    Runner runner;
+    REQUIRE(runner.create(type, &c.desc) == S_OK);
+    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+    check_scan(c, c.out, label);
+    // In place: the output desc is the input's, bound to the same buffer.
+    ScanCase inplace = c;
+    inplace.out = inplace.in;
+    inplace.bind();
+    Runner in_place_runner;
+    REQUIRE(in_place_runner.create(type, &inplace.desc) == S_OK);
+    TestTensor buffer = c.in;
+    REQUIRE(in_place_runner.execute({buffer.binding()}, {buffer.binding()}) == S_OK);
+    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+        INFO(label << " in place at " << shape_string(i));
+        REQUIRE(buffer.bits_at(buffer.offset(i)) == c.out.bits_at(c.out.offset(i)));
+    });
+}
+
+}  // namespace
+
 TEST_CASE("cumulative ops randomised against the reference, and in place", "[scan][random]") {
     std::mt19937 rng(test_seed());
     static const uint32_t primes[] = {1, 2, 3, 5, 7};
@@ -104,49 +153,30 @@ TEST_CASE("cumulative ops randomised against the reference, and in place", "[sca
         for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
             for (uint32_t n = 1; n <= 8; ++n) {
                 for (int k = 0; k < (n <= 3 ? 8 : 3); ++k) {
-                    ScanCase c;
-                    c.type = type;
                     std::vector<uint32_t> sizes(n);
                     for (auto &s : sizes) s = primes[rng() % (n <= 3 ? 5 : 3)];
-                    c.axis = rng() % n;
+                    const uint32_t axis = rng() % n;
                     if (n <= 2 && rng() % 2) sizes[rng() % n] += 50 + rng() % 100;  // long lines / wide tiles
-                    c.reverse = rng() % 2;
-                    c.exclusive = rng() % 2;
-                    c.in = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
-                    std::uniform_real_distribution<double> values(type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 0.9 : -2.0,
-                                                                  type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 1.1 : 2.0);
-                    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
-                        if (is_float(dtype)) {
-                            c.in.set_float(c.in.offset(i), values(rng));
-                        } else {
-                            c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
-                        }
-                    });
-                    c.out = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
-                    c.bind();
-                    const std::string label = std::string(type == DML_OPERATOR_CUMULATIVE_SUMMATION ? "SUM " : "PRODUCT ") +
-                                              short_name(dtype) + " sizes " + shape_string(sizes) + " strides " +
-                                              shape_string(c.in.strides) + " axis " + std::to_string(c.axis) +
-                                              (c.reverse ? " DECREASING" : " INCREASING") +
-                                              (c.exclusive ? " exclusive" : " inclusive") + " (seed " +
-                                              std::to_string(test_seed()) + ")";
-                    INFO(label);
-                    Runner runner;
-                    REQUIRE(runner.create(type, &c.desc) == S_OK);
-                    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
-                    check_scan(c, c.out, label);
-                    // In place: the output desc is the input's, bound to the same buffer.
-                    ScanCase inplace = c;
-                    inplace.out = inplace.in;
-                    inplace.bind();
-                    Runner in_place_runner;
-                    REQUIRE(in_place_runner.create(type, &inplace.desc) == S_OK);
-                    TestTensor buffer = c.in;
-                    REQUIRE(in_place_runner.execute({buffer.binding()}, {buffer.binding()}) == S_OK);
-                    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
-                        INFO(label << " in place at " << shape_string(i));
-                        REQUIRE(buffer.bits_at(buffer.offset(i)) == c.out.bits_at(c.out.offset(i)));
-                    });
+                    const bool reverse = rng() % 2, exclusive = rng() % 2;
+                    check_random_case(type, dtype, sizes, axis, reverse, exclusive, rng);
+                }
+            }
+        }
+    }
+}
+
+// Shapes that exercise the kernels' blocking: many chunks of the outer-axis
+// scan (and a partial last one), blocks of lines with a partial last block, and
+// lines whose length is a multiple of 256 (the padded-buffer case).
+TEST_CASE("cumulative ops on blocked shapes", "[scan][random]") {
+    std::mt19937 rng(test_seed() + 1);
+    const std::vector<std::vector<uint32_t>> shapes = {{37, 300}, {300, 37}, {3, 1024}, {1, 4096}, {2049, 3}};
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE dtype : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                           DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64}) {
+            for (const auto &sizes : shapes) {
+                for (uint32_t axis : {0u, 1u}) {
+                    check_random_case(type, dtype, sizes, axis, rng() % 2, rng() % 2, rng);
                 }
             }
         }

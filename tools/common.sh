@@ -7,6 +7,7 @@ HDML_PACKAGES=(
     libdnnl-dev libeigen3-dev            # benchmark peers
     g++-aarch64-linux-gnu                # ARM cross toolchain
     g++-mingw-w64-x86-64                 # Windows (D3D12) cross toolchain
+    nlohmann-json3-dev                   # hdml-dispatch (JSON models)
 )
 
 hdml_install_packages() {
