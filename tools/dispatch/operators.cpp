@@ -50,6 +50,12 @@ struct OperatorSchema {
 
 // The one table to extend when hdml gains an operator.
 const std::vector<OperatorSchema> &schemas() {
+    // DML_ARGMIN_OPERATOR_DESC and DML_ARGMAX_OPERATOR_DESC have the same fields.
+    static const std::vector<Field> arg_reduce = {{"InputTensor", Kind::Tensor},
+                                                  {"OutputTensor", Kind::Tensor},
+                                                  {"AxisCount", Kind::UInt},
+                                                  {"Axes", Kind::UIntArray, "AxisCount"},
+                                                  {"AxisDirection", Kind::Enum, nullptr, &kAxisDirection}};
     static const std::vector<OperatorSchema> table = {
         {"REDUCE", DML_OPERATOR_REDUCE,
          {{"Function", Kind::Enum, nullptr, &kReduceFunction},
@@ -57,18 +63,8 @@ const std::vector<OperatorSchema> &schemas() {
           {"OutputTensor", Kind::Tensor},
           {"AxisCount", Kind::UInt},
           {"Axes", Kind::UIntArray, "AxisCount"}}},
-        {"ARGMIN", DML_OPERATOR_ARGMIN,
-         {{"InputTensor", Kind::Tensor},
-          {"OutputTensor", Kind::Tensor},
-          {"AxisCount", Kind::UInt},
-          {"Axes", Kind::UIntArray, "AxisCount"},
-          {"AxisDirection", Kind::Enum, nullptr, &kAxisDirection}}},
-        {"ARGMAX", DML_OPERATOR_ARGMAX,
-         {{"InputTensor", Kind::Tensor},
-          {"OutputTensor", Kind::Tensor},
-          {"AxisCount", Kind::UInt},
-          {"Axes", Kind::UIntArray, "AxisCount"},
-          {"AxisDirection", Kind::Enum, nullptr, &kAxisDirection}}},
+        {"ARGMIN", DML_OPERATOR_ARGMIN, arg_reduce},
+        {"ARGMAX", DML_OPERATOR_ARGMAX, arg_reduce},
         {"GATHER", DML_OPERATOR_GATHER,
          {{"InputTensor", Kind::Tensor},
           {"IndicesTensor", Kind::Tensor},
