@@ -151,7 +151,7 @@ inline Halide::Expr narrow_to_float16(const Halide::Expr &f) {
 inline Halide::Expr narrow(const Halide::Expr &v, Halide::Type t) {
     using namespace Halide;
     if (t == Float(16) && v.type() == Float(32)) return narrow_to_float16(v);
-    if (t.is_int() && v.type().is_uint()) return reinterpret(t, cast(UInt(t.bits()), v));
+    if (t.is_int()) return reinterpret(t, cast(UInt(t.bits()), v));
     return cast(t, v);
 }
 

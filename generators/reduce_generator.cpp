@@ -119,7 +119,7 @@ public:
             break;
         }
         }
-        output(i, o) = t.is_int() ? reinterpret(t, cast(UInt(t.bits()), result)) : cast(t, result);
+        output(i, o) = narrow(result, t);
         finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target());
     }
 };
