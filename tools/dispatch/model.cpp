@@ -50,15 +50,10 @@ double read_initial_value(const Json &value, DML_TENSOR_DATA_TYPE type, const st
 
 Resource read_resource(const Json &json, const std::string &path, const LoadOptions &options) {
     require_object(json, path);
-    for (auto it = json.begin(); it != json.end(); ++it) {
-        const std::string &key = it.key();
-        if (key != "initialValues" && key != "initialValuesDataType" && key != "sizeInBytes") {
-            throw ModelError(member_path(path, key), key == "initialValuesOffsetInBytes" || key == "resampleSize" ||
-                                                             key == "resampleMode"
-                                                         ? "is not supported by hdml-dispatch"
-                                                         : "unknown resource field");
-        }
+    for (const char *unsupported : {"initialValuesOffsetInBytes", "resampleSize", "resampleMode"}) {
+        if (json.contains(unsupported)) throw ModelError(member_path(path, unsupported), "is not supported by hdml-dispatch");
     }
+    reject_unknown_fields(json, {"initialValues", "initialValuesDataType", "sizeInBytes"}, path, "unknown resource field");
     Resource r;
     bool typed = false;
     if (const Json *type = optional_member(json, "initialValuesDataType")) {
@@ -73,6 +68,10 @@ Resource read_resource(const Json &json, const std::string &path, const LoadOpti
     }
     const std::string values_path = member_path(path, "initialValues");
     const Json &values = require_member(json, "initialValues", path);
+    auto value_count = [&]() {
+        return read_uint(require_member(values, "valueCount", values_path), member_path(values_path, "valueCount"),
+                         UINT64_MAX);
+    };
     auto require_type = [&]() {
         if (!typed) throw ModelError(member_path(path, "initialValuesDataType"), "required field is missing");
     };
@@ -91,11 +90,10 @@ Resource read_resource(const Json &json, const std::string &path, const LoadOpti
         const std::string file = resolve(options.input_dir, read_string(values["sourcePath"], source_path));
         const std::string ext = extension_of(file);
         if (ext == ".npy") {
+            const std::vector<uint8_t> bytes = read_file_bytes(file, source_path);
             NpyArray array;
             try {
-                array = parse_npy(read_file_bytes(file, source_path));
-            } catch (const ModelError &) {
-                throw;
+                array = parse_npy(bytes);
             } catch (const std::exception &e) {
                 throw ModelError(source_path, "'" + file + "' is " + e.what());
             }
@@ -117,13 +115,13 @@ Resource read_resource(const Json &json, const std::string &path, const LoadOpti
         }
     } else if (values.is_object() && values.contains("valueStart")) {
         require_type();
-        const uint64_t count = read_uint(require_member(values, "valueCount", values_path), member_path(values_path, "valueCount"), UINT64_MAX);
+        const uint64_t count = value_count();
         const double start = read_number(values["valueStart"], member_path(values_path, "valueStart"));
         const double delta = read_number(require_member(values, "valueDelta", values_path), member_path(values_path, "valueDelta"));
         fill(count, [&](uint64_t k) { return start + delta * (double)k; });
     } else if (values.is_object() && values.contains("value")) {
         require_type();
-        const uint64_t count = read_uint(require_member(values, "valueCount", values_path), member_path(values_path, "valueCount"), UINT64_MAX);
+        const uint64_t count = value_count();
         const double value = read_initial_value(values["value"], r.type, member_path(values_path, "value"));
         fill(count, [&](uint64_t) { return value; });
     } else {
@@ -151,13 +149,9 @@ Binding read_binding(const Json &json, const std::string &path, const Model &mod
     if (json.is_string()) {
         b.resource = json.get<std::string>();
     } else if (json.is_object()) {
-        for (auto it = json.begin(); it != json.end(); ++it) {
-            static const char *const known[] = {"name", "elementCount", "elementSizeInBytes", "elementOffset",
-                                                "format", "counter", "counterOffsetBytes", "shape"};
-            if (std::none_of(std::begin(known), std::end(known), [&](const char *k) { return it.key() == k; })) {
-                throw ModelError(member_path(path, it.key()), "unknown binding field");
-            }
-        }
+        reject_unknown_fields(json, {"name", "elementCount", "elementSizeInBytes", "elementOffset", "format", "counter",
+                                     "counterOffsetBytes", "shape"},
+                              path, "unknown binding field");
         b.resource = read_string(require_member(json, "name", path), member_path(path, "name"));
         if (const Json *v = optional_member(json, "elementOffset")) element_offset = read_uint(*v, member_path(path, "elementOffset"), UINT64_MAX);
         if (const Json *v = optional_member(json, "elementSizeInBytes")) element_size_bytes = read_uint(*v, member_path(path, "elementSizeInBytes"));
@@ -265,11 +259,8 @@ Model load_model_text(const std::string &text, const LoadOptions &options) {
     }
     require_object(root, "(model)");
     Model model;
-    for (auto it = root.begin(); it != root.end(); ++it) {
-        if (it.key() != "$schema" && it.key() != "resources" && it.key() != "dispatchables" && it.key() != "commands") {
-            throw ModelError(it.key(), "unknown top-level field (resources, dispatchables, commands)");
-        }
-    }
+    reject_unknown_fields(root, {"$schema", "resources", "dispatchables", "commands"}, "",
+                          "unknown top-level field (resources, dispatchables, commands)");
     const Json &resources = require_member(root, "resources", "");
     require_object(resources, "resources");
     for (auto it = resources.begin(); it != resources.end(); ++it) {

@@ -1,5 +1,6 @@
 #include "tools/dispatch/model_error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hdml_dispatch {
@@ -65,6 +66,15 @@ uint64_t read_uint(const Json &value, const std::string &path, uint64_t max) {
 double read_number(const Json &value, const std::string &path) {
     if (!value.is_number()) throw ModelError(path, std::string("expected a number, found ") + json_kind(value));
     return value.get<double>();
+}
+
+void reject_unknown_fields(const Json &object, const std::vector<std::string> &known, const std::string &path,
+                           const std::string &problem) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
+            throw ModelError(member_path(path, it.key()), problem);
+        }
+    }
 }
 
 }  // namespace hdml_dispatch

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace hdml_dispatch {
 
@@ -37,5 +38,9 @@ std::string read_string(const Json &value, const std::string &path);
 bool read_bool(const Json &value, const std::string &path);
 uint64_t read_uint(const Json &value, const std::string &path, uint64_t max = UINT32_MAX);
 double read_number(const Json &value, const std::string &path);
+// Throws "<path>.<key>: <problem>" for the first key of `object` not in `known`
+// (a misspelt field is an error, never silently ignored).
+void reject_unknown_fields(const Json &object, const std::vector<std::string> &known, const std::string &path,
+                           const std::string &problem);
 
 }  // namespace hdml_dispatch

@@ -172,14 +172,10 @@ DML_BUFFER_TENSOR_DESC read_tensor_desc(const Json &value, const std::string &pa
         body = &require_member(value, "Desc", path);
         require_object(*body, body_path);
     }
-    static const char *const known[] = {"DataType", "Flags", "DimensionCount", "Sizes", "Strides",
-                                        "TotalTensorSizeInBytes", "GuaranteedBaseOffsetAlignment"};
-    for (auto it = body->begin(); it != body->end(); ++it) {
-        if (std::find_if(std::begin(known), std::end(known), [&](const char *k) { return it.key() == k; }) ==
-            std::end(known)) {
-            throw ModelError(member_path(body_path, it.key()), "unknown field of DML_BUFFER_TENSOR_DESC");
-        }
-    }
+    reject_unknown_fields(*body,
+                          {"DataType", "Flags", "DimensionCount", "Sizes", "Strides", "TotalTensorSizeInBytes",
+                           "GuaranteedBaseOffsetAlignment"},
+                          body_path, "unknown field of DML_BUFFER_TENSOR_DESC");
     DML_BUFFER_TENSOR_DESC desc{};
     const std::string type_path = member_path(body_path, "DataType");
     if (!parse_data_type(read_string(require_member(*body, "DataType", body_path), type_path), &desc.DataType)) {
@@ -254,12 +250,9 @@ std::unique_ptr<OperatorDesc> build_operator_desc(const Json &dispatchable, cons
     const std::string desc_path = member_path(path, desc_key);
     const Json &json = require_member(dispatchable, desc_key, path);
     require_object(json, desc_path);
-    for (auto it = json.begin(); it != json.end(); ++it) {
-        if (std::none_of(schema->fields.begin(), schema->fields.end(), [&](const Field &f) { return it.key() == f.name; })) {
-            throw ModelError(member_path(desc_path, it.key()),
-                             std::string("unknown field of DML_") + schema->name + "_OPERATOR_DESC");
-        }
-    }
+    std::vector<std::string> field_names;
+    for (const Field &f : schema->fields) field_names.push_back(f.name);
+    reject_unknown_fields(json, field_names, desc_path, std::string("unknown field of DML_") + schema->name + "_OPERATOR_DESC");
 
     auto result = std::make_unique<OperatorDesc>();
     result->type_ = schema->type;
