@@ -7,7 +7,9 @@
 // write): bench/report.py turns the JSON into bench/README.md's table.
 #include "bench_common.h"
 
+#if HDML_BENCH_ONEDNN
 #include <dnnl.hpp>
+#endif
 #define EIGEN_USE_THREADS
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -71,6 +73,10 @@ void bm_hdml(benchmark::State &state, Layout layout, Function fn, bool half, uin
 // oneDNN ------------------------------------------------------------------------
 void bm_onednn(benchmark::State &state, Layout layout, Function fn, bool half, uint64_t bytes) {
     if (fn == kLogSumExp) return state.SkipWithError("oneDNN 2.6 has no log-sum-exp reduction");
+#if !HDML_BENCH_ONEDNN
+    (void)layout, (void)half, (void)bytes;
+    return state.SkipWithError("oneDNN peer not built (no libdnnl-dev for this platform)");
+#else
     const uint32_t esize = half ? 2 : 4;
     const Problem p = make_problem(layout, bytes / esize);
     using namespace dnnl;
@@ -98,6 +104,7 @@ void bm_onednn(benchmark::State &state, Layout layout, Function fn, bool half, u
         return state.SkipWithError((std::string("oneDNN: ") + e.what()).c_str());
     }
     state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)((p.elements() + p.outputs()) * esize));
+#endif
 }
 
 // Eigen -------------------------------------------------------------------------

@@ -5,7 +5,8 @@ HDML_PACKAGES=(
     libhalide14-0-dev llvm-14-dev        # Halide 14 AOT generators (LLVM for find_package(Halide))
     catch2 libbenchmark-dev              # tests and benchmarks
     libdnnl-dev libeigen3-dev            # benchmark peers
-    g++-aarch64-linux-gnu                # ARM cross toolchain
+    g++-aarch64-linux-gnu qemu-user      # ARM cross toolchain, and qemu-aarch64 to run its tests
+    libbenchmark-dev:arm64               # the benchmarks, cross-built for aarch64 (Debian multiarch)
     g++-mingw-w64-x86-64                 # Windows (D3D12) cross toolchain
     nlohmann-json3-dev                   # hdml-dispatch (JSON models)
 )
@@ -21,6 +22,10 @@ hdml_install_packages() {
     echo "hdml: installing ${missing[*]}"
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    # arm64 packages install beside the host's through Debian multiarch.
+    if [ "$(dpkg --print-architecture)" != arm64 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        $sudo dpkg --add-architecture arm64
+    fi
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
