@@ -85,7 +85,7 @@ public:
         // The dimension the schedule vectorises (r for inner, i for outer), unit-stride on both sides.
         const int vector_dim = layout == Layout::Inner ? 1 : 0;
         const Expr dense = input.dim(vector_dim).stride() == 1 && output.dim(vector_dim).stride() == 1;
-        ScanStages stages{output, scan, carry, chunk_total, i, r, o, k, c, step, later_chunk, extent, dense,
+        ScanStages stages{output, scan, carry, chunk_total, i, r, o, k, c, step, later_chunk, extent, chunks, dense,
                           exclusive == 0, layout, t};
         schedule_scan(stages, tuning, get_target());
     }

@@ -1,6 +1,7 @@
 // The C API: device creation, the operator table (generated from ops.cmake),
 // and the binding checks every operator shares.
 #include "hdml/hdml.h"
+#include "runtime/cuda_device.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
 #include "runtime/operator.h"
@@ -91,19 +92,42 @@ HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE device_type, uint32_t ordinal, hdml_de
     const int32_t type = raw_enum(device_type);
     if (!device) return invalid_arg("hdmlCreateDevice: the device out-pointer is null.");
     *device = nullptr;
+    if (type == HDML_DEVICE_TYPE_CUDA) {
+#if HDML_HAVE_CUDA
+        init_halide_runtime();
+        return create_cuda_device(ordinal, device);
+#else
+        return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDevice: this build of hdml has no CUDA kernels "
+                                            "(configure with HDML_PLATFORMS including cuda).");
+#endif
+    }
     if (type != HDML_DEVICE_TYPE_CPU) {
-        const char *name = type == HDML_DEVICE_TYPE_CUDA ? "CUDA" : type == HDML_DEVICE_TYPE_D3D12 ? "D3D12" : nullptr;
-        if (!name) return invalid_arg(format("hdmlCreateDevice: %d is not an HDML_DEVICE_TYPE.", type));
-        return fail(DXGI_ERROR_UNSUPPORTED,
-                    format("hdmlCreateDevice: the %s device is not available in this build of hdml.", name));
+        if (type != HDML_DEVICE_TYPE_D3D12) {
+            return invalid_arg(format("hdmlCreateDevice: %d is not an HDML_DEVICE_TYPE.", type));
+        }
+        return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDevice: the D3D12 device is not available in this build of hdml.");
     }
     if (ordinal != 0) {
         return fail(DXGI_ERROR_UNSUPPORTED, format("hdmlCreateDevice: there is one CPU device; ordinal %u does not exist.",
                                                    ordinal));
     }
     init_halide_runtime();
-    *device = new (std::nothrow) hdml_device{HDML_DEVICE_TYPE_CPU, ordinal};
+    *device = new (std::nothrow) hdml_device;
     return *device ? S_OK : fail(E_OUTOFMEMORY, "hdmlCreateDevice: out of memory.");
+}
+
+HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st *context, struct CUstream_st *stream, hdml_device **device) {
+    clear_last_error();
+    if (!device) return invalid_arg("hdmlCreateDeviceFromCudaContext: the device out-pointer is null.");
+    *device = nullptr;
+#if HDML_HAVE_CUDA
+    init_halide_runtime();
+    return create_cuda_device_from_context(context, stream, device);
+#else
+    (void)context, (void)stream;
+    return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDeviceFromCudaContext: this build of hdml has no CUDA kernels "
+                                        "(configure with HDML_PLATFORMS including cuda).");
+#endif
 }
 
 HRESULT hdmlCreateOperator(hdml_device *device, const DML_OPERATOR_DESC *desc, hdml_operator **op) {
@@ -147,6 +171,7 @@ void hdmlReleaseOperator(hdml_operator *op) {
 }
 
 void hdmlReleaseDevice(hdml_device *device) {
+    if (device && on_cuda(*device)) release_cuda_device(device);
     delete device;
 }
 

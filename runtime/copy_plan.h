@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hdml/directml.h"
+#include "runtime/device.h"
 #include "runtime/kernels.h"
 
 #include <cstdint>
@@ -54,8 +55,9 @@ HRESULT for_each_loop_offset(const std::vector<CopyDim> &loops, Fn fn) {
     }
 }
 
-// Runs the plan with `kernel` (a copy kernel for `element_size`-byte elements).
-HRESULT run_copy(const KernelEntry *kernel, const CopyPlan &plan, const uint8_t *input, uint8_t *output,
-                 uint32_t element_size);
+// Runs the plan with `kernel` (a copy kernel for `element_size`-byte elements)
+// on memory of `device`.
+HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const CopyPlan &plan, const uint8_t *input,
+                 uint8_t *output, uint32_t element_size);
 
 }  // namespace hdml

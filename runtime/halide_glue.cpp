@@ -7,6 +7,10 @@
 #include <cstring>
 #include <mutex>
 
+#if HDML_HAVE_CUDA
+#include "HalideRuntimeCuda.h"
+#endif
+
 namespace hdml {
 
 namespace {
@@ -69,7 +73,18 @@ void init_halide_runtime() {
     std::call_once(once, [] {
         halide_set_error_handler(record_error);
         install_isa_cap();
+#if HDML_HAVE_CUDA
+        install_cuda_hooks();
+#endif
     });
+}
+
+const halide_device_interface_t *device_interface_of(const hdml_device &device) {
+#if HDML_HAVE_CUDA
+    if (on_cuda(device)) return halide_cuda_device_interface();
+#endif
+    (void)device;
+    return nullptr;
 }
 
 halide_type_t halide_type_of_dml(DML_TENSOR_DATA_TYPE type) {

@@ -4,23 +4,40 @@
 
 #include "HalideRuntime.h"
 #include "hdml/directml.h"
+#include "runtime/device.h"
 
 #include <cstdint>
 #include <string>
 
 namespace hdml {
 
-// Installs hdml's Halide error handler and the HDML_CPU_ISA cap; idempotent.
+// Installs hdml's Halide error handler, the HDML_CPU_ISA cap and (in builds
+// with CUDA kernels) the CUDA context/stream hooks; idempotent.
 void init_halide_runtime();
 
-// A halide_buffer_t with its own dimension storage.
+// runtime/cuda_glue.cpp: Halide's CUDA runtime asks the called device for its
+// context and stream.
+void install_cuda_hooks();
+
+// Halide's device interface for buffers of `device`: CUDA's, or nullptr for
+// host memory (and in builds without CUDA kernels).
+const halide_device_interface_t *device_interface_of(const hdml_device &device);
+
+// A halide_buffer_t with its own dimension storage, over memory of `device`:
+// a host pointer, or a CUdeviceptr that CUDA kernels read in place (Halide sees
+// device memory that is current, so it copies nothing).
 template <int Rank>
 struct KernelBuffer {
     halide_buffer_t buf{};
     halide_dimension_t dims[Rank]{};
 
-    KernelBuffer(void *host, halide_type_t type) {
-        buf.host = static_cast<uint8_t *>(host);
+    KernelBuffer(void *memory, halide_type_t type, const hdml_device &device) {
+        if (on_cuda(device)) {
+            buf.device = (uint64_t)(uintptr_t)memory;
+            buf.device_interface = device_interface_of(device);
+        } else {
+            buf.host = static_cast<uint8_t *>(memory);
+        }
         buf.type = type;
         buf.dimensions = Rank;
         buf.dim = dims;
@@ -33,8 +50,11 @@ struct KernelBuffer {
 };
 
 // Per-call context handed to kernels as their user_context: collects the
-// message of a Halide error raised during the call.
+// message of a Halide error raised during the call, and tells Halide's CUDA
+// runtime which context and stream to use (runtime/cuda_glue.cpp).
 struct KernelCall {
+    explicit KernelCall(const hdml_device &device) : device(device) {}
+    const hdml_device &device;
     std::string error;
 };
 

@@ -1,7 +1,11 @@
 #include "runtime/kernels.h"
 
 #include "HalideRuntime.h"
+#include "runtime/device.h"
 #include HDML_CPU_KERNELS_HEADER  // generated from ops.cmake: the kernels of this build's CPU platform
+#if HDML_HAVE_CUDA
+#include "hdml/kernels_cuda.h"
+#endif
 
 #include <cstring>
 
@@ -15,15 +19,36 @@ namespace {
 const KernelEntry kCpuKernels[] = {
 #include HDML_CPU_KERNELS_TABLE
 };
+#if HDML_HAVE_CUDA
+const KernelEntry kCudaKernels[] = {
+#include "hdml/kernels_cuda.inc"
+};
+#endif
 #undef HDML_KERNEL
 
-}  // namespace
-
-const KernelEntry *find_cpu_kernel(const char *family, const std::string &key) {
-    for (const KernelEntry &entry : kCpuKernels) {
+template <size_t N>
+const KernelEntry *find_in(const KernelEntry (&table)[N], const char *family, const std::string &key) {
+    for (const KernelEntry &entry : table) {
         if (std::strcmp(entry.family, family) == 0 && key == entry.key) return &entry;
     }
     return nullptr;
+}
+
+}  // namespace
+
+const KernelEntry *find_kernel(const hdml_device &device, const char *family, const std::string &key) {
+    if (on_cuda(device)) {
+#if HDML_HAVE_CUDA
+        return find_in(kCudaKernels, family, key);
+#else
+        return nullptr;
+#endif
+    }
+    return find_in(kCpuKernels, family, key);
+}
+
+const char *kernel_platform(const hdml_device &device) {
+    return on_cuda(device) ? "cuda" : HDML_CPU_PLATFORM_NAME;
 }
 
 }  // namespace hdml

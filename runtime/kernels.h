@@ -6,6 +6,7 @@
 #include <string>
 
 struct halide_buffer_t;
+struct hdml_device;
 
 namespace hdml {
 
@@ -31,8 +32,12 @@ struct KernelEntry {
     ErasedKernel fn;
 };
 
-// The CPU kernel of `family` built for `key`, or nullptr when the manifest has none.
-const KernelEntry *find_cpu_kernel(const char *family, const std::string &key);
+// The kernel of `family` built for `key` for the device's platform (the CPU
+// platform of this build, or cuda), or nullptr when this build has none.
+const KernelEntry *find_kernel(const hdml_device &device, const char *family, const std::string &key);
+
+// The platform name of the device's kernels, for messages ("x86", "arm", "cuda").
+const char *kernel_platform(const hdml_device &device);
 
 template <typename Fn>
 Fn kernel_fn(const KernelEntry *entry) {

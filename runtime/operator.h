@@ -4,18 +4,17 @@
 #pragma once
 
 #include "hdml/hdml.h"
+#include "runtime/device.h"
 #include "runtime/tensor.h"
 
 #include <memory>
 #include <vector>
 
-struct hdml_device {
-    HDML_DEVICE_TYPE type;
-    uint32_t ordinal;
-};
-
 struct hdml_operator {
     virtual ~hdml_operator() = default;
+
+    // The device it was created for (kernels, memory kind, CUDA stream).
+    hdml_device device;
 
     // The tensors in binding order; hdmlExecute checks bindings against them.
     std::vector<hdml::Tensor> inputs;
@@ -26,6 +25,15 @@ struct hdml_operator {
 };
 
 namespace hdml {
+
+// A new operator of type Op for `device` (factories create operators with this,
+// so kernel choice in their init sees the device).
+template <typename Op>
+std::unique_ptr<Op> make_operator(const hdml_device &device) {
+    auto op = std::make_unique<Op>();
+    op->device = device;
+    return op;
+}
 
 using OperatorFactory = HRESULT (*)(const hdml_device &device, const void *desc, std::unique_ptr<hdml_operator> *op);
 

@@ -1,6 +1,7 @@
 #include "runtime/reducing_operator.h"
 
 #include "runtime/error.h"
+#include "runtime/cuda_device.h"
 #include "runtime/halide_glue.h"
 #include "runtime/strided_copy.h"
 
@@ -78,15 +79,44 @@ HRESULT validate_reduction_axes(const Tensor &in, const Tensor &out, uint32_t ax
     return S_OK;
 }
 
+HRESULT ReducingOperator::plan_packing(const std::string &what) {
+    if (!shape_.packed) return S_OK;
+    // The input copied contiguously in pack_order (reduced dims innermost).
+    const Tensor &in = inputs[0];
+    pack_strides_.sizes.resize(in.rank);
+    pack_strides_.dst.resize(in.rank);
+    pack_strides_.src.resize(in.rank);
+    std::vector<CopyDim> dims(in.rank);
+    int64_t stride = 1;
+    for (uint32_t k = in.rank; k-- > 0;) {
+        const uint32_t d = shape_.pack_order[k];
+        pack_strides_.sizes[k] = in.sizes[d];
+        pack_strides_.src[k] = in.strides[d];
+        pack_strides_.dst[k] = stride;
+        dims[k] = CopyDim{in.sizes[d], in.strides[d], stride};
+        stride *= in.sizes[d];
+    }
+    if (!on_cuda(device)) return S_OK;
+    pack_plan_ = plan_copy(dims);
+    const std::string key = format("dtype=uint%u", element_size(in.type) * 8);
+    pack_kernel_ = find_kernel(device, "copy", key);
+    if (!pack_kernel_) {
+        return invalid_arg(format("%s: no %s kernel 'copy' (%s) was built into this hdml.", what.c_str(),
+                                  kernel_platform(device), key.c_str()));
+    }
+    return S_OK;
+}
+
 HRESULT ReducingOperator::choose_kernel(const char *family, const std::string &key, const std::string &what) {
+    HDML_RETURN_IF_FAILED(plan_packing(what));
     if (shape_.r.extent < 0) {
         return invalid_arg(format("%s reduces %lld elements per output; hdml's kernels take at most 2^31-1.",
                                   what.c_str(), (long long)inputs[0].element_count()));
     }
-    kernel_ = find_cpu_kernel(family, key);
+    kernel_ = find_kernel(device, family, key);
     if (!kernel_) {
-        return invalid_arg(format("%s: no CPU kernel '%s' (%s) was built into this hdml.", what.c_str(), family,
-                                  key.c_str()));
+        return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
+                                  kernel_platform(device), family, key.c_str()));
     }
     log_verbose(format("%s: kernel %s; %s", what.c_str(), kernel_->name, shape_.describe().c_str()));
     return S_OK;
@@ -136,14 +166,14 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
     const halide_type_t in_type = halide_type_of_dml(in.type);
     const halide_type_t out_type = arg_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(out.type);
     for (size_t k = 0; k < offsets_in.size(); ++k) {
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + offsets_in[k] * in_size, in_type);
+        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + offsets_in[k] * in_size, in_type, device);
         in_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.in_stride);
         in_buf.set_dim(1, (int32_t)shape_.r.extent, (int32_t)shape_.r.in_stride);
         in_buf.set_dim(2, (int32_t)shape_.o.extent, (int32_t)shape_.o.in_stride);
-        KernelBuffer<2> out_buf(output + offsets_out[k] * out_size, out_type);
+        KernelBuffer<2> out_buf(output + offsets_out[k] * out_size, out_type, device);
         out_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.out_stride);
         out_buf.set_dim(1, (int32_t)shape_.o.extent, (int32_t)shape_.o.out_stride);
-        KernelCall call;
+        KernelCall call(device);
         int rc;
         if (arg_) {
             rc = kernel_fn<arg_reduce_fn>(kernel_)(&call, &in_buf.buf, arg_args_.find_min, arg_args_.last_index,
@@ -164,21 +194,19 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
     auto *output = static_cast<uint8_t *>(out_ptrs[0]);
 
     std::vector<uint8_t> packed;
+    CudaScratch device_packed;
     if (shape_.packed) {
         const uint32_t esize = element_size(in.type);
-        packed.resize(in.element_count() * esize);
-        std::vector<uint32_t> sizes(in.rank);
-        std::vector<int64_t> dst_strides(in.rank), src_strides(in.rank);
-        int64_t stride = 1;
-        for (uint32_t k = in.rank; k-- > 0;) {
-            const uint32_t d = shape_.pack_order[k];
-            sizes[k] = in.sizes[d];
-            src_strides[k] = in.strides[d];
-            dst_strides[k] = stride;
-            stride *= in.sizes[d];
+        if (on_cuda(device)) {
+            HDML_RETURN_IF_FAILED(device_packed.allocate(device, in.element_count() * esize));
+            HDML_RETURN_IF_FAILED(run_copy(device, pack_kernel_, pack_plan_, input, device_packed.data(), esize));
+            input = device_packed.data();
+        } else {
+            packed.resize(in.element_count() * esize);
+            strided_copy(packed.data(), pack_strides_.dst.data(), input, pack_strides_.src.data(),
+                         pack_strides_.sizes.data(), in.rank, esize);
+            input = packed.data();
         }
-        strided_copy(packed.data(), dst_strides.data(), input, src_strides.data(), sizes.data(), in.rank, esize);
-        input = packed.data();
     }
     HDML_RETURN_IF_FAILED(call_kernel(input, output));
 
@@ -186,6 +214,7 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
         // The kernel wrote each index into the low 32 bits; clear the high halves.
         std::vector<int64_t> extents(out.sizes.begin(), out.sizes.begin() + out.rank);
         std::vector<int64_t> strides(out.strides.begin(), out.strides.begin() + out.rank);
+        if (on_cuda(device)) return cuda_clear_words(device, output, 4, extents, strides);
         auto *words = reinterpret_cast<uint32_t *>(output);
         for_each_offset(extents, strides, [&](int64_t off) { words[2 * off + 1] = 0; });
     }

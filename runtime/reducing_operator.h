@@ -3,11 +3,13 @@
 // if needed, loop over leftover dims and call it.
 #pragma once
 
+#include "runtime/copy_plan.h"
 #include "runtime/kernels.h"
 #include "runtime/operator.h"
 #include "runtime/reduce_shape.h"
 
 #include <string>
+#include <vector>
 
 namespace hdml {
 
@@ -44,11 +46,20 @@ public:
     HRESULT run(const void *const *inputs, void *const *outputs) override;
 
 private:
+    HRESULT plan_packing(const std::string &what);
     HRESULT choose_kernel(const char *family, const std::string &key, const std::string &what);
     HRESULT call_kernel(const uint8_t *input, uint8_t *output);
 
     ReduceShape shape_;
     const KernelEntry *kernel_ = nullptr;
+    // When shape_.packed: the contiguous copy made first (host loop on the CPU,
+    // the copy kernel into stream-ordered scratch on CUDA).
+    struct {
+        std::vector<uint32_t> sizes;
+        std::vector<int64_t> dst, src;
+    } pack_strides_;
+    CopyPlan pack_plan_;
+    const KernelEntry *pack_kernel_ = nullptr;
     bool arg_ = false;
     ReduceArgs reduce_args_;
     ArgReduceArgs arg_args_;

@@ -15,6 +15,7 @@ struct ScanStages {
     Halide::RDom step;         // k = 1 .. chunk - 1 of scan's serial update
     Halide::RDom later_chunk;  // c = 1 .. chunks - 1 of carry's serial update
     Halide::Expr extent;       // of r
+    Halide::Expr chunks;       // number of chunks along r (1 for the inner layout)
     Halide::Expr dense;        // the vectorised dim is unit-stride in input and output
     Halide::Expr inclusive;    // the runtime exclusive flag is 0
     Layout layout;
@@ -82,6 +83,10 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p) {
     using namespace Halide;
     // A thread per (i, chunk, o); the CUDA issue replaces this with warp-level scans.
     Var bo("bo"), to("to"), bi("bi"), ti("ti");
+    // With one chunk, carry's update reads no chunk total: an empty buffer,
+    // which Halide's CUDA runtime refuses to allocate. Both span every chunk.
+    s.chunk_total.bound(s.c, 0, s.chunks);
+    s.carry.bound(s.c, 0, s.chunks);
     s.chunk_total.compute_root().gpu_tile(s.i, s.c, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
     s.chunk_total.update().gpu_tile(s.i, s.c, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
     s.carry.compute_root().gpu_tile(s.i, s.o, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);

@@ -232,9 +232,12 @@ TEST_CASE("options: timing, print_commands, help, devices, unknown and DirectX-o
     r = run_model(model, {"-i", "0"});
     CHECK(r.status == 2);
     CHECK(r.err.find("expects an integer >= 1") != std::string::npos);
-    r = run_model(model, {"-d", "d3d12"});
-    CHECK(r.status == 1);
-    CHECK(r.err.find("cannot create the device") != std::string::npos);
+    for (const char *gpu : {"d3d12", "cuda"}) {
+        r = run_model(model, {"-d", gpu});
+        CHECK(r.status == 1);
+        CHECK(r.out.empty());
+        CHECK(r.err.find("only the cpu device runs models so far") != std::string::npos);
+    }
     r = run({});
     CHECK(r.status == 2);
     CHECK(r.err.find("no model given") != std::string::npos);

@@ -1,3 +1,19 @@
-// Catch2's main, compiled once for every test executable.
-#define CATCH_CONFIG_MAIN
+// Catch2's main, compiled once for every test executable. Under
+// HDML_TEST_DEVICE=cuda (the `.cuda` ctest variants) a machine without a CUDA
+// GPU skips the whole suite visibly, with exit code 77 (ctest: "Skipped").
+#define CATCH_CONFIG_RUNNER
 #include "catch.hpp"
+#include "cuda_mirror.h"
+
+#include <cstdio>
+
+int main(int argc, char **argv) {
+    if (hdml_test::test_on_cuda()) {
+        std::string why;
+        if (!hdml_test::CudaMirror::get(&why)) {
+            std::printf("skipped: no CUDA device (%s)\n", why.c_str());
+            return 77;
+        }
+    }
+    return Catch::Session().run(argc, argv);
+}

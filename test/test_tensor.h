@@ -3,6 +3,7 @@
 // shapes/strides. Independent of the library's own code.
 #pragma once
 
+#include "cuda_mirror.h"
 #include "half.h"
 #include "hdml/hdml.h"
 
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -201,11 +203,18 @@ inline uint32_t test_seed() {
     return seed;
 }
 
-// A device + operator pair that releases itself.
+// A device + operator pair that releases itself. Under HDML_TEST_DEVICE=cuda
+// the device is a CUDA one and execute() runs on mirrored device memory.
 struct Runner {
     hdml_device *device = nullptr;
     hdml_operator *op = nullptr;
-    Runner() { hdmlCreateDevice(HDML_DEVICE_TYPE_CPU, 0, &device); }
+    Runner() {
+        if (CudaMirror *cuda = test_on_cuda() ? CudaMirror::get() : nullptr) {
+            hdmlCreateDeviceFromCudaContext(cuda->context(), cuda->stream(), &device);
+        } else {
+            hdmlCreateDevice(HDML_DEVICE_TYPE_CPU, 0, &device);
+        }
+    }
     ~Runner() {
         hdmlReleaseOperator(op);
         hdmlReleaseDevice(device);
@@ -217,7 +226,32 @@ struct Runner {
         return hdmlCreateOperator(device, &d, &op);
     }
     HRESULT execute(std::vector<HDML_BUFFER_BINDING> in, std::vector<HDML_BUFFER_BINDING> out) {
-        return hdmlExecute(op, (uint32_t)in.size(), in.data(), (uint32_t)out.size(), out.data());
+        if (!test_on_cuda()) return hdmlExecute(op, (uint32_t)in.size(), in.data(), (uint32_t)out.size(), out.data());
+        // One device copy per distinct host buffer (in-place bindings share it),
+        // covering everything any binding reaches, so padding is checked too.
+        CudaMirror &cuda = *CudaMirror::get();
+        std::map<void *, uint64_t> extent;
+        for (auto *list : {&in, &out}) {
+            for (const HDML_BUFFER_BINDING &b : *list) {
+                if (b.Buffer) extent[b.Buffer] = std::max(extent[b.Buffer], b.Offset + b.SizeInBytes);
+            }
+        }
+        std::map<void *, CudaMirror::CUdeviceptr> mirror;
+        for (const auto &e : extent) mirror[e.first] = cuda.upload(e.first, e.second);
+        auto to_device = [&](std::vector<HDML_BUFFER_BINDING> list) {
+            for (HDML_BUFFER_BINDING &b : list) {
+                if (b.Buffer) b.Buffer = reinterpret_cast<void *>((uintptr_t)mirror[b.Buffer]);
+            }
+            return list;
+        };
+        std::vector<HDML_BUFFER_BINDING> din = to_device(in), dout = to_device(out);
+        const HRESULT hr = hdmlExecute(op, (uint32_t)din.size(), din.data(), (uint32_t)dout.size(), dout.data());
+        cuda.synchronize();
+        for (const HDML_BUFFER_BINDING &b : out) {
+            if (b.Buffer && SUCCEEDED(hr)) cuda.download(b.Buffer, mirror[b.Buffer], extent[b.Buffer]);
+        }
+        for (const auto &m : mirror) cuda.release(m.second);
+        return hr;
     }
 };
 

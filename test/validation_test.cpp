@@ -253,10 +253,39 @@ TEST_CASE("device rule: unavailable device types are DXGI_ERROR_UNSUPPORTED, nev
     CHECK(hdmlCreateDevice(HDML_DEVICE_TYPE_D3D12, 0, &device) == DXGI_ERROR_UNSUPPORTED);
     CHECK(device == nullptr);
     CHECK(std::string(hdmlGetLastErrorMessage()).find("D3D12") != std::string::npos);
-    CHECK(hdmlCreateDevice(HDML_DEVICE_TYPE_CUDA, 0, &device) == DXGI_ERROR_UNSUPPORTED);
     CHECK(hdmlCreateDevice(HDML_DEVICE_TYPE_CPU, 1, &device) == DXGI_ERROR_UNSUPPORTED);
     CHECK(hdmlCreateDevice((HDML_DEVICE_TYPE)7, 0, &device) == E_INVALIDARG);
     CHECK(hdmlCreateDevice(HDML_DEVICE_TYPE_CPU, 0, nullptr) == E_INVALIDARG);
+}
+
+TEST_CASE("device rule: CUDA devices exist exactly when a driver and a GPU do", "[validation]") {
+    hdml_device *device = nullptr;
+    const HRESULT hr = hdmlCreateDevice(HDML_DEVICE_TYPE_CUDA, 0, &device);
+    const std::string message = hdmlGetLastErrorMessage();
+    INFO("message: " << message);
+    if (hr == S_OK) {
+        // A GPU is here: the device works with the CUDA operators, and its
+        // ordinal range is checked.
+        REQUIRE(device != nullptr);
+        hdml_device *none = nullptr;
+        CHECK(hdmlCreateDevice(HDML_DEVICE_TYPE_CUDA, 4096, &none) == DXGI_ERROR_UNSUPPORTED);
+        CHECK(std::string(hdmlGetLastErrorMessage()).find("ordinal 4096 does not exist") != std::string::npos);
+        hdmlReleaseDevice(device);
+    } else {
+        CHECK(hr == DXGI_ERROR_UNSUPPORTED);
+        CHECK(device == nullptr);
+        CHECK((message.find("no CUDA device") != std::string::npos ||
+               message.find("no CUDA kernels") != std::string::npos));
+    }
+    // The caller's context must be given; a null one is a bad argument (or,
+    // in a build without CUDA kernels, unsupported).
+    const HRESULT from_null = hdmlCreateDeviceFromCudaContext(nullptr, nullptr, &device);
+    CHECK(device == nullptr);
+    if (from_null == E_INVALIDARG) {
+        CHECK(std::string(hdmlGetLastErrorMessage()).find("CUcontext is null") != std::string::npos);
+    } else {
+        CHECK(from_null == DXGI_ERROR_UNSUPPORTED);
+    }
 }
 
 TEST_CASE("execute rules: binding counts, null buffers, sizes and offset alignment", "[validation]") {

@@ -9,7 +9,18 @@
  * Binding order: tensors are bound in the order the operator desc declares
  * them (REDUCE: InputTensor, OutputTensor; GATHER: InputTensor, IndicesTensor;
  * SPLIT: OutputTensors[0..n); JOIN: InputTensors[0..n)). Offsets are in bytes.
- * On the CPU device, HDML_BUFFER_BINDING::Buffer is a host pointer.
+ * On the CPU device, HDML_BUFFER_BINDING::Buffer is a host pointer; on a CUDA
+ * device it is a device pointer (a CUdeviceptr cast to void*), as DirectML
+ * binds GPU resources, and outputs stay in device memory.
+ *
+ * CUDA synchronisation rule: hdmlExecute on a CUDA device enqueues the
+ * operator's kernels on the device's stream and returns without waiting. The
+ * inputs must be ready when that stream reaches the operator (produce them on
+ * the same stream, or make the stream wait for them), and the outputs are ready
+ * once the stream has passed it (cuStreamSynchronize, or an event recorded on
+ * the stream after hdmlExecute). Bound buffers must stay allocated until then.
+ * A failure that hdmlExecute returns was detected before anything was enqueued,
+ * or is the launch error of a kernel.
  *
  * Threads: devices and operators may be shared between threads; a single
  * operator may be executed concurrently on distinct buffers.
@@ -44,8 +55,23 @@ typedef struct HDML_BUFFER_BINDING {
     uint64_t SizeInBytes;
 } HDML_BUFFER_BINDING;
 
-/* DXGI_ERROR_UNSUPPORTED when the device type is not built in or has no hardware. */
+/* DXGI_ERROR_UNSUPPORTED when the device type is not built in or has no hardware
+ * (for CUDA: no libcuda.so.1, a driver older than CUDA 11.2, or no GPU; the
+ * message says which). A CUDA device runs in the GPU's primary context, on a
+ * non-blocking stream of its own. */
 HDML_API HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE type, uint32_t ordinal, hdml_device** device);
+
+/* A CUDA device that runs in the caller's context (a CUcontext), enqueuing on the
+ * caller's stream (a CUstream; NULL is the context's legacy default stream), as
+ * DirectML takes the caller's D3D12 device and queue: hdml then interoperates
+ * with frameworks that own the GPU (PyTorch, ...). hdml never destroys them.
+ * The kernels hdml loads into a context stay there until the process exits
+ * (Halide's runtime caches them per context), so the context must stay alive
+ * while the process uses hdml. */
+struct CUctx_st;
+struct CUstream_st;
+HDML_API HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st* context, struct CUstream_st* stream,
+                                                 hdml_device** device);
 
 /* Validates the desc (E_INVALIDARG with a message on any violation) and
  * prepares the kernels. The desc and its arrays need not outlive the call. */
@@ -57,6 +83,8 @@ HDML_API HRESULT hdmlCreateOperator(hdml_device* device, const DML_OPERATOR_DESC
 HDML_API HRESULT hdmlExecute(hdml_operator* op, uint32_t inputCount, const HDML_BUFFER_BINDING* inputs,
                              uint32_t outputCount, const HDML_BUFFER_BINDING* outputs);
 
+/* Release a device's operators before the device (and, on CUDA, after the
+ * device's stream has finished their work). */
 HDML_API void hdmlReleaseOperator(hdml_operator* op);
 HDML_API void hdmlReleaseDevice(hdml_device* device);
 

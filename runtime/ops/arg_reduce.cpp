@@ -12,7 +12,7 @@ namespace hdml {
 namespace {
 
 // ARGMAX and ARGMIN descs have the same layout.
-HRESULT create_arg_operator(const DML_ARGMAX_OPERATOR_DESC &desc, bool find_min, const char *name,
+HRESULT create_arg_operator(const hdml_device &device, const DML_ARGMAX_OPERATOR_DESC &desc, bool find_min, const char *name,
                             std::unique_ptr<hdml_operator> *result) {
     Tensor in, out;
     HDML_RETURN_IF_FAILED(read_tensor(desc.InputTensor, "InputTensor", &in));
@@ -29,7 +29,7 @@ HRESULT create_arg_operator(const DML_ARGMAX_OPERATOR_DESC &desc, bool find_min,
     ArgReduceArgs args;
     args.find_min = find_min;
     args.last_index = direction == DML_AXIS_DIRECTION_DECREASING;
-    auto op = std::make_unique<ReducingOperator>();
+    auto op = make_operator<ReducingOperator>(device);
     HDML_RETURN_IF_FAILED(op->init_arg_reduce(in, out, mask, args, name));
     *result = std::move(op);
     return S_OK;
@@ -37,15 +37,15 @@ HRESULT create_arg_operator(const DML_ARGMAX_OPERATOR_DESC &desc, bool find_min,
 
 }  // namespace
 
-HRESULT create_argmax_operator(const hdml_device &, const void *desc, std::unique_ptr<hdml_operator> *result) {
-    return create_arg_operator(*static_cast<const DML_ARGMAX_OPERATOR_DESC *>(desc), false, "DML_OPERATOR_ARGMAX",
+HRESULT create_argmax_operator(const hdml_device &device, const void *desc, std::unique_ptr<hdml_operator> *result) {
+    return create_arg_operator(device, *static_cast<const DML_ARGMAX_OPERATOR_DESC *>(desc), false, "DML_OPERATOR_ARGMAX",
                                result);
 }
 
-HRESULT create_argmin_operator(const hdml_device &, const void *desc, std::unique_ptr<hdml_operator> *result) {
+HRESULT create_argmin_operator(const hdml_device &device, const void *desc, std::unique_ptr<hdml_operator> *result) {
     // DML_ARGMIN_OPERATOR_DESC is field for field DML_ARGMAX_OPERATOR_DESC.
     static_assert(sizeof(DML_ARGMIN_OPERATOR_DESC) == sizeof(DML_ARGMAX_OPERATOR_DESC), "same layout");
-    return create_arg_operator(*static_cast<const DML_ARGMAX_OPERATOR_DESC *>(desc), true, "DML_OPERATOR_ARGMIN",
+    return create_arg_operator(device, *static_cast<const DML_ARGMAX_OPERATOR_DESC *>(desc), true, "DML_OPERATOR_ARGMIN",
                                result);
 }
 

@@ -74,8 +74,11 @@ public:
         loops_ = kept;
         const std::string key = format("dtype=%s layout=%s op=%s", kernel_type_name(in.type),
                                        outer_layout_ ? "outer" : "inner", op);
-        kernel_ = find_cpu_kernel("scan", key);
-        if (!kernel_) return invalid_arg(format("%s: no CPU kernel 'scan' (%s) was built.", name, key.c_str()));
+        kernel_ = find_kernel(device, "scan", key);
+        if (!kernel_) {
+            return invalid_arg(format("%s: no %s kernel 'scan' (%s) was built.", name, kernel_platform(device),
+                                      key.c_str()));
+        }
         log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name, kernel_->name,
                            (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride, (long long)o_.extent,
                            loops_.size()));
@@ -88,14 +91,14 @@ public:
         const auto *input = static_cast<const uint8_t *>(in[0]) + base_in_ * esize;
         auto *output = static_cast<uint8_t *>(out[0]) + base_out_ * esize;
         return for_each_loop_offset(loops_, [&](int64_t in_off, int64_t out_off) {
-            KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type);
-            KernelBuffer<3> out_buf(output + out_off * esize, type);
+            KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type, device);
+            KernelBuffer<3> out_buf(output + out_off * esize, type, device);
             const CopyDim *dims[3] = {&i_, &r_, &o_};
             for (int d = 0; d < 3; ++d) {
                 in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
                 out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
             }
-            KernelCall call;
+            KernelCall call(device);
             const int rc = kernel_fn<scan_fn>(kernel_)(&call, &in_buf.buf, exclusive_ ? 1 : 0, &out_buf.buf);
             return check_kernel(rc, call, kernel_->name);
         });
@@ -110,7 +113,7 @@ private:
 };
 
 // Both descs: {InputTensor, OutputTensor, Axis, AxisDirection, HasExclusive*}.
-HRESULT create_scan(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC &desc, const char *op, const char *name,
+HRESULT create_scan(const hdml_device &device, const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC &desc, const char *op, const char *name,
                     std::unique_ptr<hdml_operator> *result) {
     Tensor in, out;
     HDML_RETURN_IF_FAILED(read_tensor(desc.InputTensor, "InputTensor", &in));
@@ -135,7 +138,7 @@ HRESULT create_scan(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC &desc, const ch
         return invalid_arg(format("%s: AxisDirection %d is not a DML_AXIS_DIRECTION (INCREASING 0, DECREASING 1).",
                                   name, direction));
     }
-    auto scan = std::make_unique<ScanOperator>();
+    auto scan = make_operator<ScanOperator>(device);
     HDML_RETURN_IF_FAILED(scan->init(in, out, desc.Axis, direction == DML_AXIS_DIRECTION_DECREASING,
                                      desc.HasExclusiveSum != 0, op, name));
     *result = std::move(scan);
@@ -144,18 +147,18 @@ HRESULT create_scan(const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC &desc, const ch
 
 }  // namespace
 
-HRESULT create_cumulative_summation_operator(const hdml_device &, const void *desc,
+HRESULT create_cumulative_summation_operator(const hdml_device &device, const void *desc,
                                              std::unique_ptr<hdml_operator> *result) {
-    return create_scan(*static_cast<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC *>(desc), "sum",
+    return create_scan(device, *static_cast<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC *>(desc), "sum",
                        "DML_OPERATOR_CUMULATIVE_SUMMATION", result);
 }
 
-HRESULT create_cumulative_product_operator(const hdml_device &, const void *desc,
+HRESULT create_cumulative_product_operator(const hdml_device &device, const void *desc,
                                            std::unique_ptr<hdml_operator> *result) {
     // The product desc is field for field the summation desc (HasExclusiveProduct for HasExclusiveSum).
     static_assert(sizeof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC) == sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC),
                   "same layout");
-    return create_scan(*static_cast<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC *>(desc), "product",
+    return create_scan(device, *static_cast<const DML_CUMULATIVE_SUMMATION_OPERATOR_DESC *>(desc), "product",
                        "DML_OPERATOR_CUMULATIVE_PRODUCT", result);
 }
 

@@ -184,8 +184,16 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
                                   axis, in.sizes[axis], in.strides[axis]));
     }
     const std::string key = format("dtype=uint%u", element_size(in.type) * 8);
-    kernel_ = find_cpu_kernel("gather", key);
-    if (!kernel_) return invalid_arg(format("DML_OPERATOR_GATHER: no CPU kernel '%s' was built.", key.c_str()));
+    if (on_cuda(device)) {
+        // Indices are normalised (negative and out-of-range values) on the host.
+        return fail(DXGI_ERROR_UNSUPPORTED, "DML_OPERATOR_GATHER does not run on CUDA devices yet (its indices are "
+                                            "normalised on the host); use a CPU device.");
+    }
+    kernel_ = find_kernel(device, "gather", key);
+    if (!kernel_) {
+        return invalid_arg(format("DML_OPERATOR_GATHER: no %s kernel '%s' was built.", kernel_platform(device),
+                                  key.c_str()));
+    }
     log_verbose(format("DML_OPERATOR_GATHER: kernel %s; x{%lld, out stride %lld}, j{%lld}, y{%lld}, axis{%u x %u}, "
                        "%zu C++ loop dim(s)",
                        kernel_->name, (long long)x_.extent, (long long)x_.out_stride, (long long)j_.extent,
@@ -233,17 +241,17 @@ HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
     HRESULT hr = S_OK;
     for_each_offset(loops_, [&](int64_t in_off, int64_t out_off, int64_t idx_off) {
         if (FAILED(hr)) return;
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type);
+        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type, device);
         in_buf.set_dim(0, (int32_t)x_.extent, (int32_t)x_.in_stride);
         in_buf.set_dim(1, (int32_t)in.sizes[axis_], (int32_t)in.strides[axis_]);
         in_buf.set_dim(2, (int32_t)y_.extent, (int32_t)y_.in_stride);
-        KernelBuffer<1> idx_buf(indices.data() + idx_off, halide_type_t(halide_type_int, 32));
+        KernelBuffer<1> idx_buf(indices.data() + idx_off, halide_type_t(halide_type_int, 32), device);
         idx_buf.set_dim(0, (int32_t)j_.extent, (int32_t)j_.idx_stride);
-        KernelBuffer<3> out_buf(output + out_off * esize, type);
+        KernelBuffer<3> out_buf(output + out_off * esize, type, device);
         out_buf.set_dim(0, (int32_t)x_.extent, (int32_t)x_.out_stride);
         out_buf.set_dim(1, (int32_t)j_.extent, (int32_t)j_.out_stride);
         out_buf.set_dim(2, (int32_t)y_.extent, (int32_t)y_.out_stride);
-        KernelCall call;
+        KernelCall call(device);
         const int rc = kernel_fn<gather_fn>(kernel_)(&call, &in_buf.buf, &idx_buf.buf, &out_buf.buf);
         hr = check_kernel(rc, call, kernel_->name);
     });
@@ -252,7 +260,7 @@ HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
 
 }  // namespace
 
-HRESULT create_gather_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
+HRESULT create_gather_operator(const hdml_device &device, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
     const auto &desc = *static_cast<const DML_GATHER_OPERATOR_DESC *>(raw_desc);
     const char *op = "DML_OPERATOR_GATHER";
     Tensor in, idx, out;
@@ -283,7 +291,7 @@ HRESULT create_gather_operator(const hdml_device &, const void *raw_desc, std::u
                                       op, d, idx.sizes[d], desc.IndexDimensions));
         }
     }
-    auto gather = std::make_unique<GatherOperator>();
+    auto gather = make_operator<GatherOperator>(device);
     HDML_RETURN_IF_FAILED(gather->init(in, idx, out, desc.Axis, desc.IndexDimensions));
     *result = std::move(gather);
     return S_OK;

@@ -43,7 +43,7 @@ const FunctionInfo kFunctions[] = {
 
 }  // namespace
 
-HRESULT create_reduce_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
+HRESULT create_reduce_operator(const hdml_device &device, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
     const auto &desc = *static_cast<const DML_REDUCE_OPERATOR_DESC *>(raw_desc);
     const unsigned function = (unsigned)raw_enum(desc.Function);
     if (function >= sizeof(kFunctions) / sizeof(kFunctions[0])) {
@@ -58,7 +58,7 @@ HRESULT create_reduce_operator(const hdml_device &, const void *raw_desc, std::u
     HDML_RETURN_IF_FAILED(validate_reduction_axes(in, out, desc.AxisCount, desc.Axes, what.c_str(), &mask));
     HDML_RETURN_IF_FAILED(require_type_in(in, info.input_types, what.c_str()));
 
-    auto op = std::make_unique<ReducingOperator>();
+    auto op = make_operator<ReducingOperator>(device);
     if (!info.kernel_op) {
         // ARGMAX/ARGMIN through REDUCE: first index among ties (INCREASING).
         HDML_RETURN_IF_FAILED(require_type_in(out, kIndexTypes, what.c_str()));

@@ -25,8 +25,11 @@ public:
             outputs = {whole};
         }
         const std::string key = format("dtype=uint%u", element_size(whole.type) * 8);
-        kernel_ = find_cpu_kernel("copy", key);
-        if (!kernel_) return invalid_arg(format("%s: no CPU kernel 'copy' (%s) was built.", name, key.c_str()));
+        kernel_ = find_kernel(device, "copy", key);
+        if (!kernel_) {
+            return invalid_arg(format("%s: no %s kernel 'copy' (%s) was built.", name, kernel_platform(device),
+                                      key.c_str()));
+        }
         uint64_t offset = 0;
         for (size_t k = 0; k < pieces.size(); ++k) {
             const Tensor &piece = pieces[k];
@@ -50,7 +53,7 @@ public:
             const int64_t shift = whole_offsets_[k] * esize;
             const auto *src = static_cast<const uint8_t *>(split_ ? in[0] : in[k]) + (split_ ? shift : 0);
             auto *dst = static_cast<uint8_t *>(split_ ? out[k] : out[0]) + (split_ ? 0 : shift);
-            HDML_RETURN_IF_FAILED(run_copy(kernel_, plans_[k], src, dst, esize));
+            HDML_RETURN_IF_FAILED(run_copy(device, kernel_, plans_[k], src, dst, esize));
         }
         return S_OK;
     }
@@ -107,7 +110,7 @@ HRESULT read_pieces(const DML_TENSOR_DESC *descs, uint32_t count, const char *fi
 
 }  // namespace
 
-HRESULT create_split_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
+HRESULT create_split_operator(const hdml_device &device, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
     const auto &desc = *static_cast<const DML_SPLIT_OPERATOR_DESC *>(raw_desc);
     const char *name = "DML_OPERATOR_SPLIT";
     Tensor whole;
@@ -115,13 +118,13 @@ HRESULT create_split_operator(const hdml_device &, const void *raw_desc, std::un
     HDML_RETURN_IF_FAILED(read_tensor(desc.InputTensor, "InputTensor", &whole));
     HDML_RETURN_IF_FAILED(read_pieces(desc.OutputTensors, desc.OutputCount, "OutputTensors", "OutputCount", name, &pieces));
     HDML_RETURN_IF_FAILED(validate_pieces(whole, pieces, desc.Axis, name, "OutputTensors"));
-    auto op = std::make_unique<PiecesOperator>();
+    auto op = make_operator<PiecesOperator>(device);
     HDML_RETURN_IF_FAILED(op->init(whole, pieces, desc.Axis, true, name));
     *result = std::move(op);
     return S_OK;
 }
 
-HRESULT create_join_operator(const hdml_device &, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
+HRESULT create_join_operator(const hdml_device &device, const void *raw_desc, std::unique_ptr<hdml_operator> *result) {
     const auto &desc = *static_cast<const DML_JOIN_OPERATOR_DESC *>(raw_desc);
     const char *name = "DML_OPERATOR_JOIN";
     Tensor whole;
@@ -129,7 +132,7 @@ HRESULT create_join_operator(const hdml_device &, const void *raw_desc, std::uni
     HDML_RETURN_IF_FAILED(read_pieces(desc.InputTensors, desc.InputCount, "InputTensors", "InputCount", name, &pieces));
     HDML_RETURN_IF_FAILED(read_tensor(desc.OutputTensor, "OutputTensor", &whole));
     HDML_RETURN_IF_FAILED(validate_pieces(whole, pieces, desc.Axis, name, "InputTensors"));
-    auto op = std::make_unique<PiecesOperator>();
+    auto op = make_operator<PiecesOperator>(device);
     HDML_RETURN_IF_FAILED(op->init(whole, pieces, desc.Axis, false, name));
     *result = std::move(op);
     return S_OK;

@@ -172,6 +172,12 @@ void report_timing(const std::string &name, std::vector<double> ms, const Option
 
 int run(const Options &o, std::ostream &out, std::ostream &err) {
     Model model = load_model_file(o.model, o.paths);
+    if (o.device != HDML_DEVICE_TYPE_CPU) {
+        // Resources live in host memory; GPU devices bind device memory.
+        err << "hdml-dispatch: only the cpu device runs models so far (resources are host memory; "
+               "GPU devices need device resources, not yet implemented)\n";
+        return 1;
+    }
     hdml_device *raw_device = nullptr;
     HRESULT hr = hdmlCreateDevice(o.device, 0, &raw_device);
     if (hr != S_OK) {

@@ -1,0 +1,47 @@
+// CUDA devices: creation (the GPU's primary context and a stream of hdml's, or
+// the caller's own), and the little device memory work operators do outside
+// kernels. Works in every build: the driver is loaded at run time, and without
+// it creation fails with DXGI_ERROR_UNSUPPORTED and the reason.
+#pragma once
+
+#include "hdml/directml.h"
+#include "runtime/device.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace hdml {
+
+// hdmlCreateDevice(HDML_DEVICE_TYPE_CUDA, ordinal): the ordinal-th GPU.
+HRESULT create_cuda_device(uint32_t ordinal, hdml_device **device);
+
+// hdmlCreateDeviceFromCudaContext: kernels run in `context`, on `stream`.
+HRESULT create_cuda_device_from_context(CUctx_st *context, CUstream_st *stream, hdml_device **device);
+
+// Releases what a CUDA device owns (its stream and primary-context reference).
+void release_cuda_device(hdml_device *device);
+
+// Device memory for one execution, allocated and freed in stream order on the
+// device's stream (so it never waits for the GPU).
+class CudaScratch {
+public:
+    CudaScratch() = default;
+    CudaScratch(const CudaScratch &) = delete;
+    CudaScratch &operator=(const CudaScratch &) = delete;
+    ~CudaScratch();
+    HRESULT allocate(const hdml_device &device, size_t bytes);
+    uint8_t *data() const { return reinterpret_cast<uint8_t *>(pointer_); }
+
+private:
+    const hdml_device *device_ = nullptr;
+    unsigned long long pointer_ = 0;
+};
+
+// Writes 0 to the 32-bit word at byte offset `word_offset` of every element of
+// an N-D strided tensor of 8-byte elements in device memory (the high halves
+// of 64-bit indices whose low halves a kernel wrote). Strides in elements.
+HRESULT cuda_clear_words(const hdml_device &device, uint8_t *base, uint32_t word_offset,
+                         const std::vector<int64_t> &extents, const std::vector<int64_t> &strides);
+
+}  // namespace hdml
