@@ -109,7 +109,19 @@ CudaScratch::~CudaScratch() {
 }
 
 HRESULT cuda_clear_words(const hdml_device &device, uint8_t *base, uint32_t word_offset,
-                         const std::vector<int64_t> &extents, const std::vector<int64_t> &strides) {
+                         const std::vector<int64_t> &all_extents, const std::vector<int64_t> &all_strides) {
+    // Size-1 dims dropped and chaining dims fused: a packed tensor is one memset.
+    std::vector<int64_t> extents, strides;
+    for (size_t k = 0; k < all_extents.size(); ++k) {
+        if (all_extents[k] == 1) continue;
+        if (!extents.empty() && strides.back() == all_extents[k] * all_strides[k]) {
+            extents.back() *= all_extents[k];
+            strides.back() = all_strides[k];
+        } else {
+            extents.push_back(all_extents[k]);
+            strides.push_back(all_strides[k]);
+        }
+    }
     const cuda::Driver *d = cuda::driver(nullptr);
     if (!d) return fail(E_FAIL, "hdmlExecute: the CUDA driver is not loaded.");
     cuda::ScopedContext current(*d, device.cuda_context);

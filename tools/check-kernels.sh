@@ -20,7 +20,10 @@ for platform in "$@"; do
         fi
         count=$((count + 1))
     done
-    runtime=$(ls "$build"/*anchor*.runtime.a "$build"/*anchor*.runtime.lib "$build"/lib*anchor*.runtime.a 2>/dev/null | head -1)
+    runtime=""
+    for file in "$build"/*anchor*.runtime.a "$build"/*anchor*.runtime.lib; do
+        [ -s "$file" ] && runtime="$file"
+    done
     [ -n "$runtime" ] || { echo "missing Halide runtime for $platform"; status=1; }
     echo "$platform: $count kernel libraries present"
 done

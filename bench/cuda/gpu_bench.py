@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""hdml's CUDA benchmark: hdml and PyTorch on one GPU in one run (issue 7).
+
+Measures every hdml operator and PyTorch's equivalent on the shape corpus of
+../shared/notes/performance.md section 5, plus a device-to-device copy as the
+bandwidth reference, all with one timing method on one stream: CUDA events
+around each call, warm-up calls first, median of the repeats. Large cases are
+also timed cold (a 2x-L2-sized buffer is overwritten before each call, outside
+the timed span). hdml runs through its C API (hdml_ctypes.py) on PyTorch's own
+context and stream, over PyTorch tensors' device memory, and each hdml result
+is compared with PyTorch's before it is timed.
+
+GB/s counts the minimal bytes: every input element read once plus every output
+element written once (gather also counts its index bytes).
+
+    python3 bench/cuda/gpu_bench.py --hdml <dir>/libhdml.so.0 [--json out.json] [--repeats 20]
+    python3 bench/cuda/gpu_bench.py --table bench/cuda/h100.json     # reprint a saved run
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hdml_ctypes import Hdml  # noqa: E402
+
+try:
+    import torch
+except ImportError:  # --table needs no GPU
+    torch = None
+
+MiB = 1 << 20
+
+
+def gbps(nbytes, ms):
+    return nbytes / (ms * 1e-3) / 1e9
+
+
+class Timer:
+    def __init__(self, repeats, warmup):
+        self.repeats = repeats
+        self.warmup = warmup
+        props = torch.cuda.get_device_properties(0)
+        l2 = getattr(props, "L2_cache_size", 64 * MiB) or 64 * MiB
+        self.flush_buffer = torch.empty(2 * l2 // 4 + 1, dtype=torch.float32, device="cuda")
+
+    def once(self, fn):
+        """One call's time in ms (also a warm-up)."""
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        return start.elapsed_time(stop)
+
+    def median_ms(self, fn, cold, calls=1):
+        """Median over the repeats of one call's time; `calls` back-to-back calls
+        per timed span for small cases, whose single call is shorter than the
+        host's launch overhead (this measures throughput, not latency)."""
+        for _ in range(self.warmup):
+            fn()
+        times = []
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        for _ in range(self.repeats):
+            if cold:
+                self.flush_buffer.fill_(1.0)
+            start.record()
+            for _ in range(calls):
+                fn()
+            stop.record()
+            stop.synchronize()
+            times.append(start.elapsed_time(stop) / calls)
+        return statistics.median(times)
+
+
+def nbytes(*tensors):
+    return sum(t.numel() * t.element_size() for t in tensors)
+
+
+class Case:
+    """One shape of one operator: PyTorch's call, and hdml's (None where hdml's
+    CUDA device lacks the operator) as a function of the Hdml wrapper that
+    returns (run, check): run enqueues the operator, check compares its output
+    with PyTorch's result (after a run)."""
+
+    def __init__(self, op, label, moved, torch_fn, hdml=None):
+        self.op, self.label, self.moved, self.torch_fn, self.hdml = op, label, moved, torch_fn, hdml
+
+
+def close(a, b, exact=False):
+    if exact:
+        return bool(torch.equal(a, b))
+    return bool(torch.allclose(a.double(), b.double(), rtol=2e-3, atol=1e-5, equal_nan=True))
+
+
+def cases():
+    f32 = dict(device="cuda", dtype=torch.float32)
+    big = torch.rand(16384, 16384, **f32) + 0.5
+    tiny_rows16 = torch.rand(1 << 24, 16, **f32) + 0.5
+    tiny_rows64 = torch.rand(1 << 22, 64, **f32) + 0.5
+    few_long_rows = torch.rand(64, 1 << 22, **f32) + 0.5
+    few_long_cols = torch.rand(1 << 22, 64, **f32) + 0.5
+    tiny_outer = torch.rand(16, 1 << 24, **f32) + 0.5
+    krk = torch.rand(256, 1024, 1024, **f32) + 0.5
+    odd = torch.rand(1000, 1003, **f32) + 0.5
+    strided = big[:, ::2]
+    small = {"[1,1000]": torch.rand(1, 1000, **f32), "[32,1024]": torch.rand(32, 1024, **f32),
+             "[256,256]": torch.rand(256, 256, **f32)}
+
+    # name: (PyTorch call, hdml REDUCE function or ARGMAX/ARGMIN operator)
+    reducers = {
+        "REDUCE SUM (sum)": (lambda x, d: torch.sum(x, dim=d), "SUM"),
+        "REDUCE MAX (amax)": (lambda x, d: torch.amax(x, dim=d), "MAX"),
+        "REDUCE MIN (amin)": (lambda x, d: torch.amin(x, dim=d), "MIN"),
+        "REDUCE MULTIPLY (prod)": (lambda x, d: torch.prod(x, dim=d[0]) if len(d) == 1 else torch.prod(x), "MULTIPLY"),
+        "REDUCE AVERAGE (mean)": (lambda x, d: torch.mean(x, dim=d), "AVERAGE"),
+        "REDUCE L2 (norm)": (lambda x, d: torch.linalg.vector_norm(x, dim=d), "L2"),
+        "REDUCE LOG_SUM_EXP (logsumexp)": (lambda x, d: torch.logsumexp(x, dim=d), "LOG_SUM_EXP"),
+        "ARGMAX (argmax)": (lambda x, d: torch.argmax(x, dim=d[0]) if len(d) == 1 else torch.argmax(x), "argmax"),
+        "ARGMIN (argmin)": (lambda x, d: torch.argmin(x, dim=d[0]) if len(d) == 1 else torch.argmin(x), "argmin"),
+    }
+    shapes = [
+        (big, (1,), "[16K,16K] inner"), (big, (0,), "[16K,16K] outer"), (big, (0, 1), "[16K,16K] all"),
+        (tiny_rows16, (1,), "[16M,16] inner"), (tiny_rows64, (1,), "[4M,64] inner"),
+        (tiny_outer, (0,), "[16,16M] outer"), (few_long_rows, (1,), "[64,4M] inner"),
+        (few_long_cols, (0,), "[4M,64] outer"), (krk, (1,), "[256,1024,1024] middle"),
+        (odd, (1,), "[1000,1003] inner"), (strided, (1,), "[16K,16K][:, ::2] inner"),
+    ] + [(x, (1,), name + " inner") for name, x in small.items()]
+
+    def reduce_hdml(fn, function, x, dims):
+        def make(h):
+            expected = fn(x, dims)
+            out = torch.empty_like(expected)
+            if function in ("argmax", "argmin"):
+                run = h.arg_reduce(function == "argmin", x, dims, out)
+                return run, lambda: close(out, expected, exact=True)
+            run = h.reduce(function, x, dims, out)
+            return run, lambda: close(out, expected)
+        return make
+
+    for op_name, (fn, function) in reducers.items():
+        for x, dims, label in shapes:
+            moved = nbytes(x) + nbytes(fn(x, dims))
+            yield Case(op_name, label, moved, lambda fn=fn, x=x, dims=dims: fn(x, dims),
+                       reduce_hdml(fn, function, x, dims))
+
+    # GATHER: index_select of rows, and torch.gather along the inner axis (not on hdml's CUDA device yet).
+    rows = torch.randint(0, 16384, (16384,), device="cuda")
+    yield Case("GATHER (index_select)", "[16K,16K] rows, 16K random int64", 2 * nbytes(big) + nbytes(rows),
+               lambda: torch.index_select(big, 0, rows))
+    inner_idx = torch.randint(0, 16384, (16384, 4096), device="cuda")
+    yield Case("GATHER (gather)", "[16K,16K] inner axis, [16K,4K] int64",
+               nbytes(inner_idx) + 2 * inner_idx.numel() * 4, lambda: torch.gather(big, 1, inner_idx))
+
+    # Cumulative ops: inner, outer, tiny rows, long 1-D.
+    line = torch.rand(1 << 28, **f32) * 1e-3 + 1.0
+
+    def scan_hdml(fn, product, x, dim):
+        def make(h):
+            out = torch.empty_like(x)
+            return h.scan(product, x, dim, out), lambda: close(out, fn(x, dim))
+        return make
+
+    for name, fn, product in (("CUMULATIVE_PRODUCT (cumprod)", torch.cumprod, True),
+                              ("CUMULATIVE_SUMMATION (cumsum)", torch.cumsum, False)):
+        for x, dim, label in ((big, 1, "[16K,16K] inner"), (big, 0, "[16K,16K] outer"),
+                              (tiny_rows16, 1, "[16M,16] inner"), (line, 0, "[2^28] 1-D")):
+            yield Case(name, label, 2 * nbytes(x), lambda x=x, dim=dim, fn=fn: fn(x, dim),
+                       scan_hdml(fn, product, x, dim))
+
+    # SPLIT (uneven pieces copied out: clone, since an outer split is a view) and JOIN (cat).
+    def split_hdml(sizes, dim):
+        def make(h):
+            pieces = [torch.empty_like(p, memory_format=torch.contiguous_format)
+                      for p in torch.split(big, sizes, dim=dim)]
+            expected = torch.split(big, sizes, dim=dim)
+            return h.split(big, pieces, dim), lambda: all(close(p, e, True) for p, e in zip(pieces, expected))
+        return make
+
+    def join_hdml(parts, dim):
+        def make(h):
+            out = torch.empty_like(big)
+            return h.join(parts, out, dim), lambda: close(out, torch.cat(parts, dim=dim), True)
+        return make
+
+    for dim, label in ((1, "inner"), (0, "outer")):
+        sizes = [1000, 2000, 13384]
+        yield Case("SPLIT (split+clone)", f"[16K,16K] {label} 1000/2000/13384", 2 * nbytes(big),
+                   lambda dim=dim: [p.clone() for p in torch.split(big, sizes, dim=dim)], split_hdml(sizes, dim))
+        parts = [p.contiguous() for p in torch.split(big, sizes, dim=dim)]
+        yield Case("JOIN (cat)", f"3 parts -> [16K,16K] {label}", 2 * nbytes(big),
+                   lambda dim=dim, parts=parts: torch.cat(parts, dim=dim), join_hdml(parts, dim))
+    parts64 = [p.contiguous() for p in torch.split(big, 256, dim=1)]
+    yield Case("SPLIT (split+clone)", "[16K,16K] inner 64 equal", 2 * nbytes(big),
+               lambda: [p.clone() for p in torch.split(big, 256, dim=1)], split_hdml([256] * 64, 1))
+    yield Case("JOIN (cat)", "64 parts -> [16K,16K] inner", 2 * nbytes(big), lambda: torch.cat(parts64, dim=1),
+               join_hdml(parts64, 1))
+
+
+def fmt(x):
+    return "—" if x is None else f"{x:.0f}" if x >= 10 else f"{x:.2f}"
+
+
+def print_table(result):
+    copy = result["copy_gbps"]
+    print(f"GPU: {result['gpu']}; torch {result['torch']}, CUDA {result['cuda']}; hdml {result.get('hdml', '—')}")
+    print(f"D2D copy (1 GiB, read+write): {copy:.0f} GB/s\n")
+    print("| operator (PyTorch call) | case | hdml GB/s | hdml % of copy | PyTorch GB/s | PyTorch % of copy "
+          "| hdml / PyTorch |")
+    print("|---|---|---|---|---|---|---|")
+    ratios = []
+    for r in result["rows"]:
+        torch_gbps = r["torch"]["cold_gbps"] or r["torch"]["warm_gbps"]
+        h = r.get("hdml")
+        hdml_gbps = (h["cold_gbps"] or h["warm_gbps"]) if h and h.get("warm_gbps") else None
+        note = "" if not h else (" (wrong result!)" if h.get("correct") is False else "")
+        ratio = hdml_gbps / torch_gbps if hdml_gbps else None
+        if ratio:
+            ratios.append(ratio)
+        print(f"| {r['op']} | {r['case']} | {fmt(hdml_gbps)}{note} | "
+              f"{fmt(100 * hdml_gbps / copy) + '%' if hdml_gbps else '—'} | {fmt(torch_gbps)} | "
+              f"{fmt(100 * torch_gbps / copy)}% | {f'{ratio:.2f}x' if ratio else (h or {}).get('error', '—')} |")
+    if ratios:
+        geomean = statistics.geometric_mean(ratios)
+        print(f"\nGeomean hdml / PyTorch over {len(ratios)} cases: {geomean:.3f}x")
+
+
+def measure(timer, fn, moved, probe_ms):
+    """Warm (and, for large cases, cold) GB/s of fn. Slow cases are timed less:
+    a call over 200 ms is its own measurement, one over 50 ms the median of 3
+    (slow kernels would otherwise take minutes)."""
+    if probe_ms > 200:
+        return dict(warm_ms=probe_ms, warm_gbps=gbps(moved, probe_ms), cold_ms=None, cold_gbps=None)
+    if probe_ms > 50:
+        ms = statistics.median([timer.once(fn) for _ in range(3)])
+        return dict(warm_ms=ms, warm_gbps=gbps(moved, ms), cold_ms=None, cold_gbps=None)
+    warm = timer.median_ms(fn, cold=False, calls=1 if moved >= 64 * MiB else 50)
+    cold = timer.median_ms(fn, cold=True) if moved >= 256 * MiB else None
+    return dict(warm_ms=warm, warm_gbps=gbps(moved, warm), cold_ms=cold, cold_gbps=gbps(moved, cold) if cold else None)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", help="write the measurements here")
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--table", metavar="JSON", help="only print the table of an earlier run's JSON")
+    parser.add_argument("--hdml", metavar="LIBHDML", help="path of libhdml.so.0 to measure beside PyTorch")
+    args = parser.parse_args()
+    if args.table:
+        with open(args.table) as f:
+            return print_table(json.load(f))
+
+    timer = Timer(args.repeats, args.warmup)
+    hdml = Hdml(args.hdml, torch) if args.hdml else None
+    gpu = torch.cuda.get_device_name(0)
+    src = torch.empty(1 << 28, dtype=torch.float32, device="cuda")  # 1 GiB
+    dst = torch.empty_like(src)
+    copy_ms = timer.median_ms(lambda: dst.copy_(src), cold=False)
+    copy_gbps = gbps(2 * nbytes(src), copy_ms)
+    del src, dst
+    rows = []
+    for case in cases():
+        row = dict(op=case.op, case=case.label, bytes=case.moved)
+        row["torch"] = measure(timer, case.torch_fn, case.moved, timer.once(case.torch_fn))
+        if hdml and case.hdml:
+            try:
+                run, check = case.hdml(hdml)
+                timer.once(run)  # the first call also JIT-compiles the kernel's PTX for this GPU
+                probe = timer.once(run)
+                row["hdml"] = measure(timer, run, case.moved, probe)
+                row["hdml"]["correct"] = check()
+            except RuntimeError as e:
+                row["hdml"] = dict(error=str(e).split(":")[0][:60])
+        rows.append(row)
+        print(f"{case.op} {case.label}: torch {row['torch']['warm_gbps']:.0f} GB/s"
+              + (f", hdml {row['hdml'].get('warm_gbps', 0):.0f} GB/s ok={row['hdml'].get('correct')}"
+                 if 'hdml' in row else ""), file=sys.stderr, flush=True)
+        torch.cuda.empty_cache()
+
+    result = dict(gpu=gpu, torch=torch.__version__, cuda=torch.version.cuda, copy_gbps=copy_gbps, rows=rows,
+                  hdml=args.hdml or "not run")
+    print_table(result)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
