@@ -51,7 +51,6 @@ HRESULT create_cuda_device(uint32_t ordinal, hdml_device **device) {
     created->ordinal = ordinal;
     created->cuda_context = context;
     created->cuda_stream = stream;
-    created->cuda_ordinal = gpu;
     created->owns_cuda = true;
     *device = created;
     return S_OK;
@@ -75,7 +74,6 @@ HRESULT create_cuda_device_from_context(CUctx_st *context, CUstream_st *stream, 
     created->ordinal = (uint32_t)gpu;
     created->cuda_context = context;
     created->cuda_stream = stream;  // null: the context's legacy default stream
-    created->cuda_ordinal = gpu;
     created->owns_cuda = false;
     *device = created;
     return S_OK;
@@ -109,42 +107,22 @@ CudaScratch::~CudaScratch() {
 }
 
 HRESULT cuda_clear_words(const hdml_device &device, uint8_t *base, uint32_t word_offset,
-                         const std::vector<int64_t> &all_extents, const std::vector<int64_t> &all_strides) {
-    // Size-1 dims dropped and chaining dims fused: a packed tensor is one memset.
-    std::vector<int64_t> extents, strides;
-    for (size_t k = 0; k < all_extents.size(); ++k) {
-        if (all_extents[k] == 1) continue;
-        if (!extents.empty() && strides.back() == all_extents[k] * all_strides[k]) {
-            extents.back() *= all_extents[k];
-            strides.back() = all_strides[k];
-        } else {
-            extents.push_back(all_extents[k]);
-            strides.push_back(all_strides[k]);
-        }
-    }
+                         const std::vector<CopyDim> &dims) {
     const cuda::Driver *d = cuda::driver(nullptr);
     if (!d) return fail(E_FAIL, "hdmlExecute: the CUDA driver is not loaded.");
     cuda::ScopedContext current(*d, device.cuda_context);
-    // One 2-D memset (a column of words, `pitch` bytes apart) per innermost run.
-    const size_t rank = extents.size();
-    const int64_t inner_extent = rank ? extents[rank - 1] : 1;
-    const int64_t inner_stride = rank ? strides[rank - 1] : 1;
-    std::vector<int64_t> index(rank ? rank - 1 : 0, 0);
-    while (true) {
-        int64_t offset = 0;
-        for (size_t k = 0; k + 1 < rank; ++k) offset += index[k] * strides[k];
+    // Fused dims (a packed tensor is one run); one 2-D memset (a column of
+    // words, `pitch` bytes apart) per innermost run.
+    std::vector<CopyDim> loops = fuse_copy_dims(dims);
+    const CopyDim inner = loops.empty() ? CopyDim{1, 0, 0} : loops.back();
+    if (!loops.empty()) loops.pop_back();
+    const bool single = inner.extent == 1 || inner.in_stride == 0;
+    return for_each_loop_offset(loops, [&](int64_t offset, int64_t) {
         const auto row = (cuda::CUdeviceptr)(uintptr_t)(base + offset * 8 + word_offset);
-        const bool single = inner_extent == 1 || inner_stride == 0;
-        const cuda::CUresult rc = d->cuMemsetD2D32Async(row, single ? 4 : (size_t)inner_stride * 8, 0, 1,
-                                                        single ? 1 : (size_t)inner_extent, device.cuda_stream);
-        if (rc != 0) return cuda_failed("hdmlExecute: cuMemsetD2D32Async", rc);
-        size_t k = index.size();
-        while (k-- > 0) {
-            if (++index[k] < extents[k]) break;
-            index[k] = 0;
-        }
-        if (k == (size_t)-1) return S_OK;
-    }
+        const cuda::CUresult rc = d->cuMemsetD2D32Async(row, single ? 4 : (size_t)inner.in_stride * 8, 0, 1,
+                                                        single ? 1 : (size_t)inner.extent, device.cuda_stream);
+        return rc == 0 ? S_OK : cuda_failed("hdmlExecute: cuMemsetD2D32Async", rc);
+    });
 }
 
 }  // namespace hdml

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "hdml/directml.h"
+#include "runtime/copy_plan.h"
 #include "runtime/device.h"
 
 #include <cstddef>
@@ -40,8 +41,9 @@ private:
 
 // Writes 0 to the 32-bit word at byte offset `word_offset` of every element of
 // an N-D strided tensor of 8-byte elements in device memory (the high halves
-// of 64-bit indices whose low halves a kernel wrote). Strides in elements.
+// of 64-bit indices whose low halves a kernel wrote). `dims` outermost first,
+// strides in elements (in_stride; out_stride must equal it).
 HRESULT cuda_clear_words(const hdml_device &device, uint8_t *base, uint32_t word_offset,
-                         const std::vector<int64_t> &extents, const std::vector<int64_t> &strides);
+                         const std::vector<CopyDim> &dims);
 
 }  // namespace hdml

@@ -16,7 +16,6 @@ struct hdml_device {
     // hdmlCreateDeviceFromCudaContext borrows the caller's.
     CUctx_st *cuda_context = nullptr;
     CUstream_st *cuda_stream = nullptr;
-    int cuda_ordinal = 0;
     bool owns_cuda = false;
 };
 

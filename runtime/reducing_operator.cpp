@@ -3,33 +3,12 @@
 #include "runtime/error.h"
 #include "runtime/cuda_device.h"
 #include "runtime/halide_glue.h"
-#include "runtime/strided_copy.h"
 
 #include <vector>
 
 namespace hdml {
 
 namespace {
-
-// Calls fn(offset) for every element offset of an N-D index space.
-template <typename Fn>
-void for_each_offset(const std::vector<int64_t> &extents, const std::vector<int64_t> &strides, Fn fn) {
-    std::vector<int64_t> index(extents.size(), 0);
-    int64_t offset = 0;
-    while (true) {
-        fn(offset);
-        size_t d = extents.size();
-        while (d-- > 0) {
-            if (++index[d] < extents[d]) {
-                offset += strides[d];
-                break;
-            }
-            offset -= strides[d] * (extents[d] - 1);
-            index[d] = 0;
-        }
-        if (d == (size_t)-1) return;
-    }
-}
 
 bool is_wide(DML_TENSOR_DATA_TYPE t) {
     return t == DML_TENSOR_DATA_TYPE_INT64 || t == DML_TENSOR_DATA_TYPE_UINT64;
@@ -81,22 +60,16 @@ HRESULT validate_reduction_axes(const Tensor &in, const Tensor &out, uint32_t ax
 
 HRESULT ReducingOperator::plan_packing(const std::string &what) {
     if (!shape_.packed) return S_OK;
-    // The input copied contiguously in pack_order (reduced dims innermost).
+    // The input copied contiguously in pack_order (reduced dims innermost), by
+    // the copy kernel of the device.
     const Tensor &in = inputs[0];
-    pack_strides_.sizes.resize(in.rank);
-    pack_strides_.dst.resize(in.rank);
-    pack_strides_.src.resize(in.rank);
     std::vector<CopyDim> dims(in.rank);
     int64_t stride = 1;
     for (uint32_t k = in.rank; k-- > 0;) {
         const uint32_t d = shape_.pack_order[k];
-        pack_strides_.sizes[k] = in.sizes[d];
-        pack_strides_.src[k] = in.strides[d];
-        pack_strides_.dst[k] = stride;
         dims[k] = CopyDim{in.sizes[d], in.strides[d], stride};
         stride *= in.sizes[d];
     }
-    if (!on_cuda(device)) return S_OK;
     pack_plan_ = plan_copy(dims);
     const std::string key = format("dtype=uint%u", element_size(in.type) * 8);
     pack_kernel_ = find_kernel(device, "copy", key);
@@ -152,25 +125,16 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
     const Tensor &out = outputs[0];
     const int64_t in_size = element_size(in.type);
     const int64_t out_size = arg_ ? 4 : element_size(out.type);
-    std::vector<int64_t> extents, in_strides, out_strides;
-    for (const ReduceDim &d : shape_.loops) {
-        extents.push_back(d.extent);
-        in_strides.push_back(d.in_stride);
-        out_strides.push_back(d.out_stride);
-    }
-    // Loop dims are iterated with one offset per tensor: pack them side by side.
-    std::vector<int64_t> offsets_in, offsets_out;
-    for_each_offset(extents, in_strides, [&](int64_t off) { offsets_in.push_back(off); });
-    for_each_offset(extents, out_strides, [&](int64_t off) { offsets_out.push_back(off); });
-
+    std::vector<CopyDim> loops;
+    for (const ReduceDim &d : shape_.loops) loops.push_back(CopyDim{d.extent, d.in_stride, d.out_stride});
     const halide_type_t in_type = halide_type_of_dml(in.type);
     const halide_type_t out_type = arg_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(out.type);
-    for (size_t k = 0; k < offsets_in.size(); ++k) {
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + offsets_in[k] * in_size, in_type, device);
+    return for_each_loop_offset(loops, [&](int64_t in_off, int64_t out_off) {
+        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * in_size, in_type, device);
         in_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.in_stride);
         in_buf.set_dim(1, (int32_t)shape_.r.extent, (int32_t)shape_.r.in_stride);
         in_buf.set_dim(2, (int32_t)shape_.o.extent, (int32_t)shape_.o.in_stride);
-        KernelBuffer<2> out_buf(output + offsets_out[k] * out_size, out_type, device);
+        KernelBuffer<2> out_buf(output + out_off * out_size, out_type, device);
         out_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.out_stride);
         out_buf.set_dim(1, (int32_t)shape_.o.extent, (int32_t)shape_.o.out_stride);
         KernelCall call(device);
@@ -182,9 +146,8 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
             rc = kernel_fn<reduce_fn>(kernel_)(&call, &in_buf.buf, reduce_args_.element_map, reduce_args_.finish,
                                                &out_buf.buf);
         }
-        HDML_RETURN_IF_FAILED(check_kernel(rc, call, kernel_->name));
-    }
-    return S_OK;
+        return check_kernel(rc, call, kernel_->name);
+    });
 }
 
 HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
@@ -193,30 +156,34 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
     const auto *input = static_cast<const uint8_t *>(in_ptrs[0]);
     auto *output = static_cast<uint8_t *>(out_ptrs[0]);
 
-    std::vector<uint8_t> packed;
+    std::vector<uint8_t> host_packed;
     CudaScratch device_packed;
     if (shape_.packed) {
         const uint32_t esize = element_size(in.type);
+        const size_t bytes = in.element_count() * esize;
+        uint8_t *packed;
         if (on_cuda(device)) {
-            HDML_RETURN_IF_FAILED(device_packed.allocate(device, in.element_count() * esize));
-            HDML_RETURN_IF_FAILED(run_copy(device, pack_kernel_, pack_plan_, input, device_packed.data(), esize));
-            input = device_packed.data();
+            HDML_RETURN_IF_FAILED(device_packed.allocate(device, bytes));
+            packed = device_packed.data();
         } else {
-            packed.resize(in.element_count() * esize);
-            strided_copy(packed.data(), pack_strides_.dst.data(), input, pack_strides_.src.data(),
-                         pack_strides_.sizes.data(), in.rank, esize);
-            input = packed.data();
+            host_packed.resize(bytes);
+            packed = host_packed.data();
         }
+        HDML_RETURN_IF_FAILED(run_copy(device, pack_kernel_, pack_plan_, input, packed, esize));
+        input = packed;
     }
     HDML_RETURN_IF_FAILED(call_kernel(input, output));
 
     if (wide_indices_) {
         // The kernel wrote each index into the low 32 bits; clear the high halves.
-        std::vector<int64_t> extents(out.sizes.begin(), out.sizes.begin() + out.rank);
-        std::vector<int64_t> strides(out.strides.begin(), out.strides.begin() + out.rank);
-        if (on_cuda(device)) return cuda_clear_words(device, output, 4, extents, strides);
+        std::vector<CopyDim> dims;
+        for (uint32_t d = 0; d < out.rank; ++d) dims.push_back(CopyDim{out.sizes[d], out.strides[d], out.strides[d]});
+        if (on_cuda(device)) return cuda_clear_words(device, output, 4, dims);
         auto *words = reinterpret_cast<uint32_t *>(output);
-        for_each_offset(extents, strides, [&](int64_t off) { words[2 * off + 1] = 0; });
+        return for_each_loop_offset(dims, [&](int64_t off, int64_t) {
+            words[2 * off + 1] = 0;
+            return S_OK;
+        });
     }
     return S_OK;
 }

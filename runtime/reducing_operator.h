@@ -52,12 +52,7 @@ private:
 
     ReduceShape shape_;
     const KernelEntry *kernel_ = nullptr;
-    // When shape_.packed: the contiguous copy made first (host loop on the CPU,
-    // the copy kernel into stream-ordered scratch on CUDA).
-    struct {
-        std::vector<uint32_t> sizes;
-        std::vector<int64_t> dst, src;
-    } pack_strides_;
+    // When shape_.packed: the contiguous copy made first, by the device's copy kernel.
     CopyPlan pack_plan_;
     const KernelEntry *pack_kernel_ = nullptr;
     bool arg_ = false;
