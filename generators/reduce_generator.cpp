@@ -22,7 +22,8 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
     allow_any_strides(output);
     apply_layout_contract(layout, input, output);
     ReduceStages stages{output, reductions, i, o, r, layout, input.type(), input.dim(0).stride(),
-                        input.dim(1).stride(), input.dim(1).extent(), input.dim(2).extent()};
+                        input.dim(1).stride(), input.dim(0).extent(), input.dim(1).extent(),
+                        input.dim(2).extent()};
     schedule_reduce(stages, tuning, target);
 }
 

@@ -2,11 +2,12 @@
 // input(i, r, o) into output(i, r, o). The runtime maps any axis onto r and
 // reverses r (negative strides) for DML_AXIS_DIRECTION_DECREASING.
 //
-// The outer layout cuts r into chunks of `chunk_rows` (a blocked scan):
+// The outer layout (and every layout on GPUs) cuts r into chunks (a blocked
+// scan; the chunk size is the schedule's choice, scan_chunk_rows):
 //   1. chunk_total: the combined value of each chunk (a reduction, parallel);
 //   2. carry: the total of the input before each chunk (a short serial scan);
 //   3. scan: each chunk scanned from its carry (chunks are independent now).
-// The inner layout keeps a line in one chunk: its lines are the independent work.
+// The CPU inner layout keeps a line in one chunk: its lines are the independent work.
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
 // output is written, and reads no other chunk: so the output may alias the input.
@@ -44,8 +45,9 @@ public:
 
         Var i("i"), r("r"), o("o"), k("k"), c("c");
         const Expr extent = input.dim(1).extent();
-        const bool chunked = layout == Layout::Outer;
-        const Expr chunk = chunked ? min(extent, (int)tuning.chunk_rows) : extent;
+        const Expr lines = input.dim(0).extent() * input.dim(2).extent();
+        const bool chunked = scan_is_chunked(layout, get_target());
+        const Expr chunk = chunked ? scan_chunk_rows(layout, extent, lines, tuning, get_target()) : extent;
         const Expr chunks = chunked ? (extent + chunk - 1) / chunk : 1;
 
         // Schedules compute whole chunks, blocks of lines and padded lines past
@@ -66,17 +68,20 @@ public:
         carry(i, c, o) = identity;
         carry(i, later_chunk, o) = combine(carry(i, later_chunk - 1, o), chunk_total(i, later_chunk - 1, o));
 
-        // Inside a chunk, an exclusive scan adds the element before each step
-        // (the carry stands for the one before the chunk): a chunk reads no other chunk.
+        // Inside a chunk, an exclusive scan adds the element before each step: a
+        // chunk reads no other chunk. The carry joins each running total last,
+        // so the totals of a chunk stay small beside a long line's carry (float
+        // sums keep their digits over 2^28-element lines).
         RDom step(1, chunk - 1, "step");
         const Expr at = c * chunk + step;
         Func scan("scan");
         scan(i, k, c, o) = x(i, c * chunk + k, o);
-        scan(i, 0, c, o) = combine(carry(i, c, o), select(exclusive == 0, scan(i, 0, c, o), identity));
+        scan(i, 0, c, o) = select(exclusive == 0, scan(i, 0, c, o), identity);
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), x(i, at - 1, o)));
 
-        const Expr result = chunked ? scan(i, r % chunk, r / chunk, o) : scan(i, r, 0, o);
+        const Expr result =
+            chunked ? combine(carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         output(i, r, o) = narrow(result, t);
 
         allow_any_strides(input);

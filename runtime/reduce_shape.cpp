@@ -169,4 +169,12 @@ std::string ReduceShape::describe() const {
     return s;
 }
 
+bool use_thread_per_row(ReduceShape *shape, int64_t max_row, int64_t min_rows) {
+    if (shape->outer_layout || shape->r.extent > max_row || shape->o.extent < min_rows) return false;
+    shape->outer_layout = true;
+    shape->i = shape->o;
+    shape->o = ReduceDim{};
+    return true;
+}
+
 }  // namespace hdml

@@ -42,4 +42,10 @@ struct ReduceShape {
 ReduceShape plan_reduce(const Tensor &input, const Tensor &output, uint32_t reduced_mask, bool reorder_reduced,
                         int64_t out_stride_scale);
 
+// The CUDA kernels' mapping for many short inner rows: a thread per row, which
+// is what the outer kernel does when the rows are its columns (i = the rows,
+// r = a row's elements). True when the shape qualifies and was remapped. The
+// limits are schedules/params/cuda.json's "dispatch" numbers.
+bool use_thread_per_row(ReduceShape *shape, int64_t max_row, int64_t min_rows);
+
 }  // namespace hdml

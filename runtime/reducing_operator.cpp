@@ -80,6 +80,12 @@ HRESULT ReducingOperator::plan_packing(const std::string &what) {
     return S_OK;
 }
 
+void ReducingOperator::choose_device_mapping() {
+#if HDML_HAVE_CUDA
+    if (on_cuda(device)) use_thread_per_row(&shape_, HDML_CUDA_REDUCE_THREAD_PER_ROW_MAX, HDML_CUDA_REDUCE_THREAD_PER_ROW_MIN_ROWS);
+#endif
+}
+
 HRESULT ReducingOperator::choose_kernel(const char *family, const std::string &key, const std::string &what) {
     HDML_RETURN_IF_FAILED(plan_packing(what));
     if (shape_.r.extent < 0) {
@@ -102,6 +108,7 @@ HRESULT ReducingOperator::init_reduce(const Tensor &input, const Tensor &output,
     arg_ = false;
     reduce_args_ = args;
     shape_ = plan_reduce(input, output, mask, /*reorder_reduced=*/true, 1);
+    choose_device_mapping();
     const std::string key = format("dtype=%s layout=%s op=%s", kernel_type_name(input.type),
                                    shape_.outer_layout ? "outer" : "inner", op);
     return choose_kernel("reduce", key, what);
@@ -115,6 +122,7 @@ HRESULT ReducingOperator::init_arg_reduce(const Tensor &input, const Tensor &out
     arg_args_ = args;
     wide_indices_ = is_wide(output.type);
     shape_ = plan_reduce(input, output, mask, /*reorder_reduced=*/false, wide_indices_ ? 2 : 1);
+    choose_device_mapping();
     const std::string key =
         format("dtype=%s layout=%s", kernel_type_name(input.type), shape_.outer_layout ? "outer" : "inner");
     return choose_kernel("arg_reduce", key, what);

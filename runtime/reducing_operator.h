@@ -47,6 +47,8 @@ public:
 
 private:
     HRESULT plan_packing(const std::string &what);
+    // Device-specific remapping of the planned shape (CUDA: short rows get a thread each).
+    void choose_device_mapping();
     HRESULT choose_kernel(const char *family, const std::string &key, const std::string &what);
     HRESULT call_kernel(const uint8_t *input, uint8_t *output);
 

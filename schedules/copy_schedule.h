@@ -16,15 +16,27 @@ struct CopyTuning {
     // CPU: rows (y, z pairs) per parallel task, and vector width in natural vectors.
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     Halide::GeneratorParam<int> vectors{"vectors", 2};
-    // GPU: threads per block.
+    // GPU: threads per block, and rows copied per thread.
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
+    Halide::GeneratorParam<int> gpu_rows{"gpu_rows", 4};
 };
 
 inline void schedule_copy(CopyStages &s, const CopyTuning &p, const Halide::Target &target) {
     using namespace Halide;
     Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), t("t");
     if (target.has_gpu_feature()) {
-        s.output.gpu_tile(s.x, s.y, xo, yo, xi, yi, 32, std::max(1, (int)p.gpu_threads / 32), TailStrategy::GuardWithIf);
+        // Threads along x (coalesced); each thread copies gpu_rows rows (y, z
+        // fused) at its x, unrolled: independent loads in flight. The block
+        // index is one fused dim, since CUDA grids stop at 65535 in y and z.
+        Var b("b");
+        s.output.fuse(s.y, s.z, t)
+            .split(s.x, xo, xi, p.gpu_threads, TailStrategy::GuardWithIf)
+            .split(t, yo, yi, p.gpu_rows, TailStrategy::GuardWithIf)
+            .reorder(xi, yi, xo, yo)
+            .fuse(xo, yo, b)
+            .gpu_blocks(b)
+            .gpu_threads(xi)
+            .unroll(yi);
         return;
     }
     const int lanes = target.natural_vector_size(s.output.output_types()[0]) * p.vectors;

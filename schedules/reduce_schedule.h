@@ -25,7 +25,7 @@ struct ReduceStages {
     // Strides of the input's i and r dimensions: schedules specialise the
     // unit-stride case, where loads become dense vector loads.
     Halide::Expr i_stride, r_stride;
-    Halide::Expr r_extent, o_extent;
+    Halide::Expr i_extent, r_extent, o_extent;
 };
 
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
@@ -38,8 +38,14 @@ struct ReduceTuning {
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
     Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
-    // GPU: threads per block.
-    Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
+    // GPU (see schedule_reduce_gpu): threads per block; independent loads in
+    // flight per thread; blocks (inner) or threads (outer) to aim for; most
+    // runs per column (outer: the output kernel merges them serially).
+    Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 256};
+    Halide::GeneratorParam<int> gpu_unroll{"gpu_unroll", 4};
+    Halide::GeneratorParam<int> gpu_target_blocks{"gpu_target_blocks", 1056};
+    Halide::GeneratorParam<int> gpu_target_threads{"gpu_target_threads", 270336};
+    Halide::GeneratorParam<int> gpu_max_chunks{"gpu_max_chunks", 512};
 };
 
 inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
@@ -104,17 +110,94 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Ha
     }
 }
 
-// A simple, correct GPU mapping: one thread per output element, serial walk
-// over r. (Warp/block trees and split-K come with the CUDA issue.)
+// GPU: every reduction is a two-level tree, so each thread accumulates a
+// bounded run of elements (float32 sums stay accurate over 2^28 elements) and
+// the whole GPU is busy however few outputs there are.
+//  - inner layout: a row is cut into `chunks` blocks of elements; a GPU block
+//    of gpu_threads threads reduces one (block, row) pair, each thread a
+//    coalesced strided run, and merges its threads' partials from shared
+//    memory; the output kernel merges a row's blocks, a thread per row.
+//  - outer layout: the reduced rows are cut into `chunks` runs (split-K); a
+//    thread reduces one column over one run, consecutive threads reading
+//    consecutive columns; the output kernel merges a column's runs.
+// Chunk counts are run-time expressions of the shape, aimed at gpu_target_blocks
+// blocks (inner) or gpu_target_threads threads (outer). Very short inner rows
+// never reach these kernels: the runtime hands them to the outer kernel (a
+// thread per row), see cuda.json's "dispatch".
 inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &) {
     using namespace Halide;
-    Var bo("bo"), to("to");
-    if (s.layout == Layout::Inner) {
-        s.output.split(s.o, bo, to, p.gpu_threads, TailStrategy::GuardWithIf).gpu_blocks(bo).gpu_threads(to);
-    } else {
-        s.output.split(s.i, bo, to, p.gpu_threads, TailStrategy::GuardWithIf).gpu_blocks(bo, s.o).gpu_threads(to);
+    const int threads = p.gpu_threads;
+    const int unroll = p.gpu_unroll;
+    Var ob("ob"), ot("ot"), ib("ib"), c("c"), t("t");
+    auto ceil_div = [](const Expr &a, const Expr &b) { return (a + b - 1) / b; };
+    const bool inner = s.layout == Layout::Inner;
+    const Expr columns = s.i_extent * s.o_extent;
+    // Inner: blocks per row. Outer: runs per column, capped so the final merge stays short.
+    const Expr chunks = inner ? clamp(ceil_div(Expr((int)p.gpu_target_blocks), s.o_extent), 1,
+                                      ceil_div(s.r_extent, threads * unroll))
+                              : clamp(ceil_div(Expr((int)p.gpu_target_threads), columns), 1,
+                                      min(Expr((int)p.gpu_max_chunks), s.r_extent));
+    const Expr chunk = ceil_div(s.r_extent, chunks);
+
+    // Threads over (x, y) tiles; the x tiles fused with `z` into grid x, since
+    // CUDA grids stop at 65535 in y and z (rows and columns can be millions).
+    auto tile = [&](Stage st, Var x, Var y, int tx, int ty, Var z) {
+        Var xb("xb"), yb("yb"), xt("xt"), yt("yt"), xz("xz");
+        st.split(x, xb, xt, tx, TailStrategy::GuardWithIf).split(y, yb, yt, ty, TailStrategy::GuardWithIf);
+        st.reorder(xt, yt, xb, z, yb).fuse(xb, z, xz).gpu_blocks(xz, yb).gpu_threads(xt, yt);
+    };
+    // A thread per output (inner: per row; outer: per column), the x tiles fused with o.
+    auto per_output = [&](Stage st) {
+        if (inner) {
+            st.split(s.o, ob, ot, threads, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
+        } else {
+            st.split(s.i, ib, ot, threads, TailStrategy::GuardWithIf).fuse(ib, s.o, ob).gpu_blocks(ob).gpu_threads(ot);
+        }
+    };
+    per_output(s.output);
+    for (size_t n = 0; n < s.reductions.size(); ++n) {
+        Func f = s.reductions[n];
+        RVar rc("rc"), rr("rr"), rk("rk"), rt("rt"), rko("rko"), rki("rki");
+        Func part = f.update().split(s.r, rc, rr, chunk, TailStrategy::GuardWithIf).rfactor(rc, c);
+        // Accumulators must live in registers: a Func's storage follows its
+        // compute level (global at root, shared memory at block level), so each
+        // accumulating stage is computed inside a thread of a wrapper (`in()`)
+        // that stores the finished value once.
+        if (inner) {
+            // A GPU block per (c, o) (o on grid x): each thread accumulates a
+            // coalesced strided run in registers (lane), the block's partials
+            // meet in shared memory (lanes), one thread merges them (part) and
+            // the wrapper stores the block's result.
+            Func lane = part.update().split(rr, rk, rt, threads, TailStrategy::GuardWithIf).rfactor(rt, t);
+            Func block = part.in(), lanes = lane.in();
+            block.compute_root().reorder(s.i, s.o, c).gpu_blocks(s.o, c).gpu_threads(s.i);
+            part.compute_at(block, s.i);
+            part.update().split(rt, rko, rki, 8).unroll(rki);
+            lanes.compute_at(block, s.o).gpu_threads(t);
+            lane.compute_at(lanes, t);
+            lane.update().split(rk, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+        } else {
+            // A thread per (i, c): consecutive threads on consecutive columns.
+            // Many columns: a block spans `threads` columns of one run; few
+            // columns: 32 columns of 8 runs.
+            Func runs = part.in();
+            runs.compute_root();
+            tile(runs.specialize(columns >= p.gpu_target_threads), s.i, c, threads, 1, s.o);
+            tile(runs, s.i, c, 32, 8, s.o);
+            part.compute_at(runs, Var("xt"));
+            part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+        }
+        // The merge of the chunks: in the output kernel for the last reduction;
+        // earlier ones (LOG_SUM_EXP's max) are read by later ones' kernels.
+        if (n + 1 == s.reductions.size()) {
+            f.compute_at(s.output, ot);
+        } else {
+            Func merged = f.in();
+            merged.compute_root();
+            per_output(merged);
+            f.compute_at(merged, ot);
+        }
     }
-    for (Func f : s.reductions) f.compute_at(s.output, to);
 }
 
 inline void schedule_reduce(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {

@@ -30,9 +30,31 @@ struct ScanTuning {
     // Inner layout: lines scanned together, interleaved: independent dependency
     // chains that hide the latency of the serial add/multiply.
     Halide::GeneratorParam<int> lines_per_block{"lines_per_block", 8};
-    // GPU: threads per block.
+    // GPU: threads per block; threads to aim for (lines x chunks); the fewest
+    // rows per chunk; the most chunks per line (the carries run serially over them).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
+    Halide::GeneratorParam<int> gpu_target_threads{"gpu_target_threads", 270336};
+    Halide::GeneratorParam<int> gpu_min_chunk{"gpu_min_chunk", 16};
+    Halide::GeneratorParam<int> gpu_max_chunks{"gpu_max_chunks", 4096};
 };
+
+// Whether lines are cut into chunks. CPU: the outer layout, by chunk_rows; the
+// inner layout keeps a line whole (its lines are the parallel work). GPU: both
+// layouts, so that lines x chunks fill the GPU.
+inline bool scan_is_chunked(Layout layout, const Halide::Target &target) {
+    return layout == Layout::Outer || target.has_gpu_feature();
+}
+
+// Rows per chunk of the blocked scan, from the line length `extent` and the number of lines.
+inline Halide::Expr scan_chunk_rows(Layout layout, const Halide::Expr &extent, const Halide::Expr &lines,
+                                    const ScanTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    if (target.has_gpu_feature()) {
+        const Expr wanted = clamp(((int)p.gpu_target_threads + lines - 1) / lines, 1, (int)p.gpu_max_chunks);
+        return clamp((extent + wanted - 1) / wanted, min((int)p.gpu_min_chunk, extent), extent);
+    }
+    return layout == Layout::Outer ? min(extent, (int)p.chunk_rows) : extent;
+}
 
 inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
@@ -79,22 +101,51 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.output.specialize(s.dense);
 }
 
+// GPU: both layouts run the chunked scan, so the GPU sees lines x chunks
+// independent threads (a thread per line alone leaves it idle for few long
+// lines), in three kernels plus the output copy:
+//   chunk totals and the in-chunk scans: a thread per (i, chunk, o);
+//   carries: a thread per (i, o), serially over the line's chunks.
+// Outer layout: consecutive threads take consecutive i (coalesced). Inner
+// layout (i is 1): a thread per (chunk, line), fused.
 inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p) {
     using namespace Halide;
-    // A thread per (i, chunk, o); the CUDA issue replaces this with warp-level scans.
-    Var bo("bo"), to("to"), bi("bi"), ti("ti");
+    const int threads = p.gpu_threads;
     // With one chunk, carry's update reads no chunk total: an empty buffer,
-    // which Halide's CUDA runtime refuses to allocate. Both span every chunk.
-    s.chunk_total.bound(s.c, 0, s.chunks);
+    // which Halide's CUDA runtime refuses to allocate. The chunk totals and the
+    // carries span every chunk.
     s.carry.bound(s.c, 0, s.chunks);
-    s.chunk_total.compute_root().gpu_tile(s.i, s.c, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
-    s.chunk_total.update().gpu_tile(s.i, s.c, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
-    s.carry.compute_root().gpu_tile(s.i, s.o, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
-    s.carry.update().gpu_tile(s.i, s.o, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
-    s.scan.compute_root().gpu_tile(s.i, s.c, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
-    s.scan.update(0).gpu_tile(s.i, s.c, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
-    s.scan.update(1).gpu_tile(s.i, s.c, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
-    s.output.gpu_tile(s.i, s.r, bi, bo, ti, to, p.gpu_threads, 1, TailStrategy::GuardWithIf);
+    // A thread per (x, y, z), x being i. Outer layout: i split into the block's
+    // threads (coalesced, and each thread's i is its own loop variable, so a
+    // Func computed per thread covers one i), y and z fused into the blocks.
+    // Inner layout (i is 1): all fused, then split into blocks of threads.
+    // Fused indices stay within int32 (the runtime cuts kernels at 2^31 elements).
+    auto per_thread = [&](Stage st, Var x, Var y, Var z) {
+        Var xb("xb"), xz("xz"), xy("xy"), xyz("xyz"), b("b"), t("t");
+        if (s.layout == Layout::Outer) {
+            st.split(x, xb, t, threads, TailStrategy::GuardWithIf).reorder(t, xb, z, y).fuse(xb, z, xz).fuse(xz, y, b);
+        } else {
+            st.fuse(x, y, xy).fuse(xy, z, xyz).split(xyz, b, t, threads, TailStrategy::GuardWithIf);
+        }
+        st.gpu_blocks(b).gpu_threads(t);
+    };
+    // Chunk totals accumulate in a register (inside a thread of the wrapper that stores them).
+    Func totals = s.chunk_total.in();
+    totals.compute_root().bound(s.c, 0, s.chunks);
+    per_thread(totals, s.i, s.c, s.o);
+    s.chunk_total.compute_at(totals, Var("t"));
+    s.carry.compute_root();
+    per_thread(s.carry, s.i, s.c, s.o);
+    Var io("io"), b("b"), t("t");
+    s.carry.update().fuse(s.i, s.o, io).split(io, b, t, threads, TailStrategy::GuardWithIf).gpu_blocks(b).gpu_threads(t);
+    s.scan.compute_root();
+    Var kc("kc");
+    // The scan's pure stage (a copy of the input) is element-parallel.
+    s.scan.fuse(s.k, s.c, kc);
+    per_thread(s.scan, s.i, kc, s.o);
+    per_thread(s.scan.update(0), s.i, s.c, s.o);
+    per_thread(s.scan.update(1), s.i, s.c, s.o);
+    per_thread(s.output, s.i, s.r, s.o);
 }
 
 inline void schedule_scan(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {

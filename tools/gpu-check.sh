@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs hdml's GPU checks on a machine with an NVIDIA GPU and no build tools:
+# the CUDA test suites, then the GPU benchmark against PyTorch. The binaries
+# come from an x86-64 build made elsewhere, gathered by `tools/gpu-check.sh
+# --pack <build> <dir>` (test executables, libhdml.so.0 and the build machine's
+# libstdc++, since the GPU machine's may be older).
+#
+#   tools/gpu-check.sh --pack build .device-bin          # on the build machine
+#   tools/gpu-check.sh .device-bin out [--no-bench]      # on the GPU machine
+set -euo pipefail
+suites=(reduce_test arg_reduce_test split_join_test cumulative_test)
+
+if [[ "${1:-}" == "--pack" ]]; then
+    build=$2 bin=$3
+    mkdir -p "$bin"
+    for s in "${suites[@]}" validation_test; do cp "$build/test/$s" "$bin/"; done
+    cp -L "$build/runtime/libhdml.so.0" "$bin/"
+    cp -L "$(g++ -print-file-name=libstdc++.so.6)" "$bin/"
+    exit 0
+fi
+
+bin=$(realpath "$1") out=$2
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$bin
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+status=0
+for s in "${suites[@]}"; do
+    echo "== $s.cuda"
+    if HDML_TEST_DEVICE=cuda "$bin/$s" > "$out/$s.cuda.log" 2>&1; then
+        tail -n 2 "$out/$s.cuda.log"
+    else
+        status=1
+        tail -n 40 "$out/$s.cuda.log"
+    fi
+done
+echo "== validation_test (CUDA device rules)"
+"$bin/validation_test" > "$out/validation_test.log" 2>&1 && tail -n 2 "$out/validation_test.log" || { status=1; tail -n 40 "$out/validation_test.log"; }
+if [[ "${3:-}" != "--no-bench" ]]; then
+    here=$(dirname "$0")
+    python3 "$here/../bench/cuda/gpu_bench.py" --hdml "$bin/libhdml.so.0" --json "$out/bench.json" | tee "$out/bench.txt"
+fi
+exit $status
