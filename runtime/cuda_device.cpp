@@ -106,23 +106,13 @@ CudaScratch::~CudaScratch() {
     d->cuMemFreeAsync(pointer_, device_->cuda_stream);
 }
 
-HRESULT cuda_clear_words(const hdml_device &device, uint8_t *base, uint32_t word_offset,
-                         const std::vector<CopyDim> &dims) {
+HRESULT cuda_zero(const hdml_device &device, uint8_t *pointer, size_t bytes) {
     const cuda::Driver *d = cuda::driver(nullptr);
     if (!d) return fail(E_FAIL, "hdmlExecute: the CUDA driver is not loaded.");
     cuda::ScopedContext current(*d, device.cuda_context);
-    // Fused dims (a packed tensor is one run); one 2-D memset (a column of
-    // words, `pitch` bytes apart) per innermost run.
-    std::vector<CopyDim> loops = fuse_copy_dims(dims);
-    const CopyDim inner = loops.empty() ? CopyDim{1, 0, 0} : loops.back();
-    if (!loops.empty()) loops.pop_back();
-    const bool single = inner.extent == 1 || inner.in_stride == 0;
-    return for_each_loop_offset(loops, [&](int64_t offset, int64_t) {
-        const auto row = (cuda::CUdeviceptr)(uintptr_t)(base + offset * 8 + word_offset);
-        const cuda::CUresult rc = d->cuMemsetD2D32Async(row, single ? 4 : (size_t)inner.in_stride * 8, 0, 1,
-                                                        single ? 1 : (size_t)inner.extent, device.cuda_stream);
-        return rc == 0 ? S_OK : cuda_failed("hdmlExecute: cuMemsetD2D32Async", rc);
-    });
+    const cuda::CUresult rc = d->cuMemsetD2D32Async((cuda::CUdeviceptr)(uintptr_t)pointer, bytes, 0, bytes / 4, 1,
+                                                    device.cuda_stream);
+    return rc == 0 ? S_OK : cuda_failed("hdmlExecute: cuMemsetD2D32Async", rc);
 }
 
 }  // namespace hdml

@@ -39,11 +39,7 @@ private:
     unsigned long long pointer_ = 0;
 };
 
-// Writes 0 to the 32-bit word at byte offset `word_offset` of every element of
-// an N-D strided tensor of 8-byte elements in device memory (the high halves
-// of 64-bit indices whose low halves a kernel wrote). `dims` outermost first,
-// strides in elements (in_stride; out_stride must equal it).
-HRESULT cuda_clear_words(const hdml_device &device, uint8_t *base, uint32_t word_offset,
-                         const std::vector<CopyDim> &dims);
+// Writes 0 to `bytes` bytes (a multiple of 4) of device memory, on the device's stream.
+HRESULT cuda_zero(const hdml_device &device, uint8_t *pointer, size_t bytes);
 
 }  // namespace hdml

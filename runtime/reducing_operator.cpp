@@ -123,6 +123,18 @@ HRESULT ReducingOperator::init_arg_reduce(const Tensor &input, const Tensor &out
     wide_indices_ = is_wide(output.type);
     shape_ = plan_reduce(input, output, mask, /*reorder_reduced=*/false, wide_indices_ ? 2 : 1);
     choose_device_mapping();
+    if (wide_indices_) {
+        // The high words of the 64-bit indices: a copy from one zero word
+        // (input strides 0) onto every second word of the output.
+        std::vector<CopyDim> dims;
+        for (uint32_t d = 0; d < output.rank; ++d) dims.push_back(CopyDim{output.sizes[d], 0, 2 * output.strides[d]});
+        clear_plan_ = plan_copy(dims);
+        clear_kernel_ = find_kernel(device, "copy", "dtype=uint32");
+        if (!clear_kernel_) {
+            return invalid_arg(format("%s: no %s kernel 'copy' (dtype=uint32) was built into this hdml.", what.c_str(),
+                                      kernel_platform(device)));
+        }
+    }
     const std::string key =
         format("dtype=%s layout=%s", kernel_type_name(input.type), shape_.outer_layout ? "outer" : "inner");
     return choose_kernel("arg_reduce", key, what);
@@ -160,7 +172,6 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
 
 HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
     const Tensor &in = inputs[0];
-    const Tensor &out = outputs[0];
     const auto *input = static_cast<const uint8_t *>(in_ptrs[0]);
     auto *output = static_cast<uint8_t *>(out_ptrs[0]);
 
@@ -184,14 +195,15 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
 
     if (wide_indices_) {
         // The kernel wrote each index into the low 32 bits; clear the high halves.
-        std::vector<CopyDim> dims;
-        for (uint32_t d = 0; d < out.rank; ++d) dims.push_back(CopyDim{out.sizes[d], out.strides[d], out.strides[d]});
-        if (on_cuda(device)) return cuda_clear_words(device, output, 4, dims);
-        auto *words = reinterpret_cast<uint32_t *>(output);
-        return for_each_loop_offset(dims, [&](int64_t off, int64_t) {
-            words[2 * off + 1] = 0;
-            return S_OK;
-        });
+        static const uint32_t kZeroWord = 0;
+        const uint8_t *zero = reinterpret_cast<const uint8_t *>(&kZeroWord);
+        CudaScratch device_zero;
+        if (on_cuda(device)) {
+            HDML_RETURN_IF_FAILED(device_zero.allocate(device, 4));
+            HDML_RETURN_IF_FAILED(cuda_zero(device, device_zero.data(), 4));
+            zero = device_zero.data();
+        }
+        HDML_RETURN_IF_FAILED(run_copy(device, clear_kernel_, clear_plan_, zero, output + 4, 4));
     }
     return S_OK;
 }

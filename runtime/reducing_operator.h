@@ -61,6 +61,8 @@ private:
     ReduceArgs reduce_args_;
     ArgReduceArgs arg_args_;
     bool wide_indices_ = false;  // 64-bit index output: kernel writes low words, run() clears high words
+    CopyPlan clear_plan_;        // ... by copying a broadcast zero word over them (copy kernel, uint32)
+    const KernelEntry *clear_kernel_ = nullptr;
 };
 
 }  // namespace hdml

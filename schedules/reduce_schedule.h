@@ -178,11 +178,11 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             lane.update().split(rk, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
         } else {
             // A thread per (i, c): consecutive threads on consecutive columns.
-            // Many columns: a block spans `threads` columns of one run; few
-            // columns: 32 columns of 8 runs.
+            // Few runs per column: a block spans `threads` columns of one run;
+            // otherwise 32 columns of 8 runs.
             Func runs = part.in();
             runs.compute_root();
-            tile(runs.specialize(columns >= p.gpu_target_threads), s.i, c, threads, 1, s.o);
+            tile(runs.specialize(chunks < 8), s.i, c, threads, 1, s.o);
             tile(runs, s.i, c, 32, 8, s.o);
             part.compute_at(runs, Var("xt"));
             part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
@@ -197,6 +197,8 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             per_output(merged);
             f.compute_at(merged, ot);
         }
+        // Unrolled, so the loads of several chunks' partials are in flight at once.
+        f.update().split(rc, rko, rki, 8, TailStrategy::GuardWithIf).unroll(rki);
     }
 }
 
