@@ -5,8 +5,10 @@
 // The outer layout (and every layout on GPUs) cuts r into chunks (a blocked
 // scan; the chunk size is the schedule's choice, scan_chunk_rows):
 //   1. chunk_total: the combined value of each chunk (a reduction, parallel);
-//   2. carry: the total of the input before each chunk (a short serial scan);
-//   3. scan: each chunk scanned from its carry (chunks are independent now).
+//   2. carry: the total of the input before each chunk, in two levels over
+//      groups of chunks (scan_group_chunks), so serial passes stay short;
+//   3. scan: each chunk scanned on its own, its carry joined last (chunks are
+//      independent now).
 // The CPU inner layout keeps a line in one chunk: its lines are the independent work.
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
@@ -43,12 +45,13 @@ public:
         const Expr identity = cast(acc_t, sum ? 0 : 1);
         auto combine = [&](const Expr &a, const Expr &b) { return sum ? a + b : a * b; };
 
-        Var i("i"), r("r"), o("o"), k("k"), c("c");
+        Var i("i"), r("r"), o("o"), k("k"), c("c"), g("g"), j("j");
         const Expr extent = input.dim(1).extent();
-        const Expr lines = input.dim(0).extent() * input.dim(2).extent();
         const bool chunked = scan_is_chunked(layout, get_target());
-        const Expr chunk = chunked ? scan_chunk_rows(layout, extent, lines, tuning, get_target()) : extent;
+        const Expr chunk = chunked ? scan_chunk_rows(extent, tuning, get_target()) : extent;
         const Expr chunks = chunked ? (extent + chunk - 1) / chunk : 1;
+        const Expr group = chunked ? scan_group_chunks(chunks, get_target()) : 1;
+        const Expr groups = (chunks + group - 1) / group;
 
         // Schedules compute whole chunks, blocks of lines and padded lines past
         // the end (never stored): those reads clamp to the buffer.
@@ -63,10 +66,28 @@ public:
         chunk_total(i, c, o) = identity;
         chunk_total(i, c, o) = combine(chunk_total(i, c, o), x(i, c * chunk + in_chunk, o));
 
-        RDom later_chunk(1, chunks - 1, "later_chunk");
-        Func carry("carry");
-        carry(i, c, o) = identity;
-        carry(i, later_chunk, o) = combine(carry(i, later_chunk - 1, o), chunk_total(i, later_chunk - 1, o));
+        // The carries (the total before each chunk) in two levels, so no serial
+        // pass is longer than max(groups, group): group totals; the carry into
+        // each group (serial over groups); the carry into each chunk of a group
+        // (serial inside the group, groups in parallel).
+        RDom in_group(0, group, "in_group");
+        const Expr grouped_chunk = g * group + in_group;
+        Func group_total("group_total");
+        group_total(i, g, o) = identity;
+        group_total(i, g, o) =
+            combine(group_total(i, g, o), select(grouped_chunk < chunks, chunk_total(i, grouped_chunk, o), identity));
+
+        RDom later_group(1, groups - 1, "later_group");
+        Func group_carry("group_carry");
+        group_carry(i, g, o) = identity;
+        group_carry(i, later_group, o) =
+            combine(group_carry(i, later_group - 1, o), group_total(i, later_group - 1, o));
+
+        RDom later_in_group(1, group - 1, "later_in_group");
+        Func carry("carry");  // (i, j, g, o): the total before chunk g * group + j
+        carry(i, j, g, o) = group_carry(i, g, o);
+        carry(i, later_in_group, g, o) =
+            combine(carry(i, later_in_group - 1, g, o), chunk_total(i, g * group + later_in_group - 1, o));
 
         // Inside a chunk, an exclusive scan adds the element before each step: a
         // chunk reads no other chunk. The carry joins each running total last,
@@ -80,18 +101,22 @@ public:
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), x(i, at - 1, o)));
 
-        const Expr result =
-            chunked ? combine(carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
+        const Expr chunk_carry = carry(i, (r / chunk) % group, (r / chunk) / group, o);
+        const Expr result = chunked ? combine(chunk_carry, scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         output(i, r, o) = narrow(result, t);
 
         allow_any_strides(input);
         allow_any_strides(output);
         apply_layout_contract(layout, input, output);
+        // r starts at 0 (the runtime's buffers do), so a chunk of output rows maps onto one chunk.
+        input.dim(1).set_min(0);
+        output.dim(1).set_min(0);
         // The dimension the schedule vectorises (r for inner, i for outer), unit-stride on both sides.
         const int vector_dim = layout == Layout::Inner ? 1 : 0;
         const Expr dense = input.dim(vector_dim).stride() == 1 && output.dim(vector_dim).stride() == 1;
-        ScanStages stages{output, scan, carry, chunk_total, i, r, o, k, c, step, later_chunk, extent, chunks, dense,
-                          exclusive == 0, layout, t};
+        ScanStages stages{output, scan,   carry,  group_carry, group_total, chunk_total,    i,     r,    o,
+                          k,      c,      g,      j,           in_chunk,    later_in_group, step,  extent, chunk,
+                          chunks, groups, dense,  exclusive == 0, layout,   t};
         schedule_scan(stages, tuning, get_target());
     }
 };

@@ -9,15 +9,20 @@ namespace hdml {
 struct ScanStages {
     Halide::Func output;       // (i, r, o)
     Halide::Func scan;         // (i, k, c, o): running totals inside chunk c
-    Halide::Func carry;        // (i, c, o): total before chunk c
+    Halide::Func carry;        // (i, j, g, o): total before chunk g * group + j
+    Halide::Func group_carry;  // (i, g, o): total before group g
+    Halide::Func group_total;  // (i, g, o)
     Halide::Func chunk_total;  // (i, c, o)
-    Halide::Var i, r, o, k, c;
-    Halide::RDom step;         // k = 1 .. chunk - 1 of scan's serial update
-    Halide::RDom later_chunk;  // c = 1 .. chunks - 1 of carry's serial update
-    Halide::Expr extent;       // of r
-    Halide::Expr chunks;       // number of chunks along r (1 for the inner layout)
-    Halide::Expr dense;        // the vectorised dim is unit-stride in input and output
-    Halide::Expr inclusive;    // the runtime exclusive flag is 0
+    Halide::Var i, r, o, k, c, g, j;
+    Halide::RDom in_chunk;        // chunk_total's reduction over a chunk
+    Halide::RDom later_in_group;  // j = 1 .. group - 1 of carry's serial update
+    Halide::RDom step;            // k = 1 .. chunk - 1 of scan's serial update
+    Halide::Expr extent;          // of r
+    Halide::Expr chunk;           // rows per chunk
+    Halide::Expr chunks;          // number of chunks along r (1 for the CPU inner layout)
+    Halide::Expr groups;          // number of groups of chunks
+    Halide::Expr dense;           // the vectorised dim is unit-stride in input and output
+    Halide::Expr inclusive;       // the runtime exclusive flag is 0
     Layout layout;
     Halide::Type type;
 };
@@ -30,30 +35,34 @@ struct ScanTuning {
     // Inner layout: lines scanned together, interleaved: independent dependency
     // chains that hide the latency of the serial add/multiply.
     Halide::GeneratorParam<int> lines_per_block{"lines_per_block", 8};
-    // GPU: threads per block; threads to aim for (lines x chunks); the fewest
-    // rows per chunk; the most chunks per line (the carries run serially over them).
+    // GPU: threads per block; rows per chunk (a thread scans a chunk in registers).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
-    Halide::GeneratorParam<int> gpu_target_threads{"gpu_target_threads", 270336};
-    Halide::GeneratorParam<int> gpu_min_chunk{"gpu_min_chunk", 16};
-    Halide::GeneratorParam<int> gpu_max_chunks{"gpu_max_chunks", 4096};
+    Halide::GeneratorParam<int> gpu_chunk{"gpu_chunk", 32};
 };
 
 // Whether lines are cut into chunks. CPU: the outer layout, by chunk_rows; the
 // inner layout keeps a line whole (its lines are the parallel work). GPU: both
-// layouts, so that lines x chunks fill the GPU.
+// layouts, in chunks a thread scans in registers.
 inline bool scan_is_chunked(Layout layout, const Halide::Target &target) {
     return layout == Layout::Outer || target.has_gpu_feature();
 }
 
-// Rows per chunk of the blocked scan, from the line length `extent` and the number of lines.
-inline Halide::Expr scan_chunk_rows(Layout layout, const Halide::Expr &extent, const Halide::Expr &lines,
-                                    const ScanTuning &p, const Halide::Target &target) {
+// Rows per chunk of the blocked scan. GPU: a constant, so a chunk's running
+// totals have a fixed size (registers); chunks past the line's end read clamped
+// input and are never stored.
+inline Halide::Expr scan_chunk_rows(const Halide::Expr &extent, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
-    if (target.has_gpu_feature()) {
-        const Expr wanted = clamp(((int)p.gpu_target_threads + lines - 1) / lines, 1, (int)p.gpu_max_chunks);
-        return clamp((extent + wanted - 1) / wanted, min((int)p.gpu_min_chunk, extent), extent);
-    }
-    return layout == Layout::Outer ? min(extent, (int)p.chunk_rows) : extent;
+    if (target.has_gpu_feature()) return Expr((int)p.gpu_chunk);
+    return min(extent, (int)p.chunk_rows);
+}
+
+// Chunks per group of the two-level carries. GPU: about sqrt(chunks), so both
+// serial passes (over groups, and inside a group) stay short for 2^28-element
+// lines. CPU: one group (the carry pass is one vectorised sweep per line).
+inline Halide::Expr scan_group_chunks(const Halide::Expr &chunks, const Halide::Target &target) {
+    using namespace Halide;
+    if (!target.has_gpu_feature()) return chunks;
+    return max(1, cast<int>(ceil(sqrt(cast<float>(chunks)))));
 }
 
 inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
@@ -84,9 +93,17 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     // Phase 1: chunk totals, each chunk's rows streamed whole (vectors across i).
     s.chunk_total.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.c);
     s.chunk_total.update().reorder(s.i, s.c).vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.c);
-    // Phase 2: carries, one serial pass over the chunk totals.
+    // Phase 2: carries, one serial pass over the chunk totals (one group: the
+    // group levels are the identity).
+    for (Func f : {s.group_total, s.group_carry}) {
+        f.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+        f.update().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+    }
     s.carry.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-    s.carry.update().reorder(s.i, s.later_chunk).vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.o);
+    s.carry.update()
+        .reorder(s.i, s.later_in_group)
+        .vectorize(s.i, lanes, TailStrategy::GuardWithIf)
+        .parallel(s.o);
     // Phase 3: per (chunk, block of i) task, scan the chunk's rows from the carry.
     Var rc("rc"), rk("rk");
     s.output.split(s.i, ib, ii, lanes * p.block_vectors, TailStrategy::GuardWithIf)
@@ -101,27 +118,25 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.output.specialize(s.dense);
 }
 
-// GPU: both layouts run the chunked scan, so the GPU sees lines x chunks
-// independent threads (a thread per line alone leaves it idle for few long
-// lines), in three kernels plus the output copy:
-//   chunk totals and the in-chunk scans: a thread per (i, chunk, o);
-//   carries: a thread per (i, o), serially over the line's chunks.
-// Outer layout: consecutive threads take consecutive i (coalesced). Inner
-// layout (i is 1): a thread per (chunk, line), fused.
+// GPU: both layouts run the chunked scan with chunks of gpu_chunk rows:
+//   chunk totals: a thread per (i, chunk, o), accumulating in a register;
+//   group totals: a thread per (i, group, o);
+//   carries into groups: a thread per (i, o), serially over the groups;
+//   carries into chunks: a thread per (i, group, o), serially inside the group;
+//   output: a thread per (i, chunk, o) scans its chunk in registers (unrolled)
+//   and joins the carry.
+// Outer layout: consecutive threads take consecutive i (coalesced).
 inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p) {
     using namespace Halide;
     const int threads = p.gpu_threads;
-    // With one chunk, carry's update reads no chunk total: an empty buffer,
-    // which Halide's CUDA runtime refuses to allocate. The chunk totals and the
-    // carries span every chunk.
-    s.carry.bound(s.c, 0, s.chunks);
     // A thread per (x, y, z), x being i. Outer layout: i split into the block's
     // threads (coalesced, and each thread's i is its own loop variable, so a
     // Func computed per thread covers one i), y and z fused into the blocks.
     // Inner layout (i is 1): all fused, then split into blocks of threads.
     // Fused indices stay within int32 (the runtime cuts kernels at 2^31 elements).
+    Var t("t");
     auto per_thread = [&](Stage st, Var x, Var y, Var z) {
-        Var xb("xb"), xz("xz"), xy("xy"), xyz("xyz"), b("b"), t("t");
+        Var xb("xb"), xz("xz"), xy("xy"), xyz("xyz"), b("b");
         if (s.layout == Layout::Outer) {
             st.split(x, xb, t, threads, TailStrategy::GuardWithIf).reorder(t, xb, z, y).fuse(xb, z, xz).fuse(xz, y, b);
         } else {
@@ -129,23 +144,36 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p) {
         }
         st.gpu_blocks(b).gpu_threads(t);
     };
-    // Chunk totals accumulate in a register (inside a thread of the wrapper that stores them).
-    Func totals = s.chunk_total.in();
-    totals.compute_root().bound(s.c, 0, s.chunks);
-    per_thread(totals, s.i, s.c, s.o);
-    s.chunk_total.compute_at(totals, Var("t"));
+    // Accumulating stages run inside a thread of a wrapper that stores their
+    // result once, so the running value lives in a register.
+    Func chunk_totals = s.chunk_total.in();
+    chunk_totals.compute_root();
+    per_thread(chunk_totals, s.i, s.c, s.o);
+    s.chunk_total.compute_at(chunk_totals, t).update().unroll(s.in_chunk.x);
+    // With one group, the carries into groups read no group total: an empty
+    // buffer, which Halide's CUDA runtime refuses to allocate.
+    Func group_totals = s.group_total.in();
+    group_totals.compute_root().bound(s.g, 0, s.groups);
+    per_thread(group_totals, s.i, s.g, s.o);
+    s.group_total.compute_at(group_totals, t);
+    s.group_carry.compute_root();
+    per_thread(s.group_carry, s.i, s.g, s.o);
+    Var io("io"), b("b");
+    s.group_carry.update().fuse(s.i, s.o, io).split(io, b, t, threads, TailStrategy::GuardWithIf).gpu_blocks(b).gpu_threads(t);
     s.carry.compute_root();
-    per_thread(s.carry, s.i, s.c, s.o);
-    Var io("io"), b("b"), t("t");
-    s.carry.update().fuse(s.i, s.o, io).split(io, b, t, threads, TailStrategy::GuardWithIf).gpu_blocks(b).gpu_threads(t);
-    s.scan.compute_root();
-    Var kc("kc");
-    // The scan's pure stage (a copy of the input) is element-parallel.
-    s.scan.fuse(s.k, s.c, kc);
-    per_thread(s.scan, s.i, kc, s.o);
-    per_thread(s.scan.update(0), s.i, s.c, s.o);
-    per_thread(s.scan.update(1), s.i, s.c, s.o);
-    per_thread(s.output, s.i, s.r, s.o);
+    Var jg("jg");
+    s.carry.fuse(s.j, s.g, jg);
+    per_thread(s.carry, s.i, jg, s.o);
+    per_thread(s.carry.update(), s.i, s.g, s.o);
+    // The output: a thread per chunk; the chunk's scan in registers.
+    Var rc("rc"), rk("rk");
+    s.output.split(s.r, rc, rk, p.gpu_chunk, TailStrategy::GuardWithIf).reorder(rk, s.i, rc, s.o);
+    per_thread(s.output, s.i, rc, s.o);
+    s.output.unroll(rk);
+    // One chunk per thread (bounds inference cannot prove it past the tail guard).
+    s.scan.compute_at(s.output, t).bound(s.k, 0, p.gpu_chunk).bound_extent(s.c, 1).unroll(s.k);
+    s.scan.update(0).unscheduled();
+    s.scan.update(1).unroll(s.step.x);
 }
 
 inline void schedule_scan(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
