@@ -39,7 +39,4 @@ private:
     unsigned long long pointer_ = 0;
 };
 
-// Writes 0 to `bytes` bytes (a multiple of 4) of device memory, on the device's stream.
-HRESULT cuda_zero(const hdml_device &device, uint8_t *pointer, size_t bytes);
-
 }  // namespace hdml

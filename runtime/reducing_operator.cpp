@@ -196,14 +196,8 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
     if (wide_indices_) {
         // The kernel wrote each index into the low 32 bits; clear the high halves.
         static const uint32_t kZeroWord = 0;
-        const uint8_t *zero = reinterpret_cast<const uint8_t *>(&kZeroWord);
-        CudaScratch device_zero;
-        if (on_cuda(device)) {
-            HDML_RETURN_IF_FAILED(device_zero.allocate(device, 4));
-            HDML_RETURN_IF_FAILED(cuda_zero(device, device_zero.data(), 4));
-            zero = device_zero.data();
-        }
-        HDML_RETURN_IF_FAILED(run_copy(device, clear_kernel_, clear_plan_, zero, output + 4, 4));
+        const void *zero = on_cuda(device) ? device.cuda_zero_word : &kZeroWord;
+        HDML_RETURN_IF_FAILED(run_copy(device, clear_kernel_, clear_plan_, static_cast<const uint8_t *>(zero), output + 4, 4));
     }
     return S_OK;
 }

@@ -67,7 +67,8 @@ HDML_API HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE type, uint32_t ordinal, hdml_
  * with frameworks that own the GPU (PyTorch, ...). hdml never destroys them.
  * The kernels hdml loads into a context stay there until the process exits
  * (Halide's runtime caches them per context), so the context must stay alive
- * while the process uses hdml. */
+ * while the process uses hdml. Creating the device enqueues a 4-byte allocation
+ * and memset on the stream (a zero word hdml copies from); releasing it, the free. */
 struct CUctx_st;
 struct CUstream_st;
 HDML_API HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st* context, struct CUstream_st* stream,
