@@ -5,6 +5,7 @@
 // from the end, out-of-range ones clamp) to int32; the clamp here keeps every
 // read inside the input whatever the indices hold.
 #include "generators/common.h"
+#include "schedules/copy_schedule.h"
 #include "schedules/gather_schedule.h"
 
 namespace hdml {
@@ -40,6 +41,44 @@ public:
     }
 };
 
+// GATHER's index normalisation where the indices live in device memory: a
+// strided rank-3 copy of the indices into int32 with DirectML's rules applied
+// (negative values count from the end for signed types; out-of-range values
+// clamp to the nearest valid index along an axis of `extent` elements).
+class NormalizeIndices : public Generator<NormalizeIndices> {
+public:
+    GeneratorParam<ElemType> itype{"itype", ElemType::Int32, elem_type_names()};
+    CopyTuning tuning;
+
+    Input<Buffer<>> input{"input", 3};
+    Input<int32_t> extent{"extent"};
+    Output<Buffer<int32_t>> output{"output", 3};
+
+    void configure() {
+        input.set_type(halide_type_of(itype));
+    }
+
+    void generate() {
+        const Type t = halide_type_of(itype);
+        Var x("x"), y("y"), z("z");
+        const Expr v = input(x, y, z);
+        Expr index;
+        if (t.is_int()) {
+            const Expr wide = cast<int64_t>(v);
+            index = clamp(select(wide < 0, wide + extent, wide), cast<int64_t>(0), cast<int64_t>(extent - 1));
+        } else {
+            index = min(cast<uint64_t>(v), cast<uint64_t>(extent - 1));
+        }
+        output(x, y, z) = cast<int32_t>(index);
+        allow_any_strides(input);
+        allow_any_strides(output);
+        CopyStages stages{output, x, y, z, input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
+                          output.dim(0).extent()};
+        schedule_copy(stages, tuning, get_target());
+    }
+};
+
 }  // namespace hdml
 
 HALIDE_REGISTER_GENERATOR(hdml::Gather, gather)
+HALIDE_REGISTER_GENERATOR(hdml::NormalizeIndices, normalize_indices)

@@ -19,6 +19,9 @@ using arg_reduce_fn = int (*)(const void *user_context, halide_buffer_t *input, 
 using gather_fn = int (*)(const void *user_context, halide_buffer_t *input, halide_buffer_t *indices,
                           halide_buffer_t *output);
 
+using normalize_indices_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t extent,
+                                     halide_buffer_t *output);
+
 using copy_fn = int (*)(const void *user_context, halide_buffer_t *input, halide_buffer_t *output);
 
 using scan_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t exclusive, halide_buffer_t *output);

@@ -19,15 +19,33 @@ struct GatherTuning {
     // CPU: rows (j values) per parallel task, and vector width in natural vectors.
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     Halide::GeneratorParam<int> vectors{"vectors", 2};
-    // GPU: threads per block.
+    // GPU: threads per block, and gathered rows per thread.
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
+    Halide::GeneratorParam<int> gpu_rows{"gpu_rows", 4};
 };
 
 inline void schedule_gather(GatherStages &s, const GatherTuning &p, const Halide::Target &target) {
     using namespace Halide;
     Var jo("jo"), ji("ji"), xo("xo"), xi("xi"), t("t");
     if (target.has_gpu_feature()) {
-        s.output.gpu_tile(s.x, s.j, xo, jo, xi, ji, 32, std::max(1, (int)p.gpu_threads / 32), TailStrategy::GuardWithIf);
+        // Rows (x long): threads along x (coalesced), each thread copying
+        // gpu_rows gathered rows, unrolled. Along the innermost axis (x is 1):
+        // threads along j. Block indices fused into one grid dim (CUDA grids
+        // stop at 65535 in y and z).
+        Var b("b"), jb("jb");
+        s.output.specialize(s.x_extent == 1)
+            .split(s.j, jo, ji, p.gpu_threads, TailStrategy::GuardWithIf)
+            .fuse(jo, s.y, b)
+            .gpu_blocks(b)
+            .gpu_threads(ji);
+        s.output.split(s.x, xo, xi, p.gpu_threads, TailStrategy::GuardWithIf)
+            .split(s.j, jo, ji, p.gpu_rows, TailStrategy::GuardWithIf)
+            .reorder(xi, ji, xo, jo, s.y)
+            .fuse(xo, jo, jb)
+            .fuse(jb, s.y, b)
+            .gpu_blocks(b)
+            .gpu_threads(xi)
+            .unroll(ji);
         return;
     }
     const int lanes = target.natural_vector_size(s.output.output_types()[0]) * p.vectors;

@@ -188,12 +188,12 @@ TEST_CASE("cumulative ops on blocked shapes", "[scan][random]") {
 // several GPU blocks. Run on every device.
 TEST_CASE("cumulative ops on long lines (many chunks per line)", "[scan][random][large]") {
     std::mt19937 rng(test_seed() + 2);
-    const std::vector<std::vector<uint32_t>> shapes = {{300007}, {3, 100003}, {100003, 3}, {517, 1031}};
+    const std::vector<std::vector<uint32_t>> shapes = {{100003}, {3, 30011}, {30011, 3}, {263, 517}};
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64}) {
             for (const auto &sizes : shapes) {
-                // The long axis: for {517, 1031} axis 0 (more columns than a GPU block's threads).
-                const uint32_t axis = sizes.size() == 1 || sizes[0] == 517 || sizes[0] > sizes[1] ? 0 : 1;
+                // The long axis: for {263, 517} axis 0 (more columns than a GPU block's threads).
+                const uint32_t axis = sizes.size() == 1 || sizes[0] == 263 || sizes[0] > sizes[1] ? 0 : 1;
                 check_random_case(type, dtype, sizes, axis, rng() % 2, rng() % 2, rng);
             }
         }

@@ -270,8 +270,8 @@ TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, thread per row, spli
         std::vector<uint32_t> sizes;
         uint32_t mask;
     };
-    const std::vector<Shape> shapes = {{{1u << 20}, 1}, {{3, 262147}, 2}, {{20011, 37}, 2},
-                                       {{262147, 3}, 1}, {{101, 4099}, 1}};
+    const std::vector<Shape> shapes = {{{1u << 18}, 1}, {{3, 65537}, 2}, {{20011, 37}, 2},
+                                       {{65537, 3}, 1}, {{101, 4099}, 1}};
     for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_LOG_SUM_EXP,
                                    DML_REDUCE_FUNCTION_ARGMAX, DML_REDUCE_FUNCTION_ARGMIN}) {
         for (DML_TENSOR_DATA_TYPE type : {F32, I64}) {

@@ -8,7 +8,7 @@
 #   tools/gpu-check.sh --pack build .device-bin          # on the build machine
 #   tools/gpu-check.sh .device-bin out [--no-bench]      # on the GPU machine
 set -euo pipefail
-suites=(reduce_test arg_reduce_test split_join_test cumulative_test)
+suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test)
 
 if [[ "${1:-}" == "--pack" ]]; then
     build=$2 bin=$3

@@ -145,13 +145,21 @@ def cases():
             yield Case(op_name, label, moved, lambda fn=fn, x=x, dims=dims: fn(x, dims),
                        reduce_hdml(fn, function, x, dims))
 
-    # GATHER: index_select of rows, and torch.gather along the inner axis (not on hdml's CUDA device yet).
+    # GATHER: index_select of rows, and along the inner axis (DML GATHER takes one index
+    # list per axis, PyTorch's index_select; torch.gather is GATHER_ELEMENTS).
+    def gather_hdml(x, idx, dim):
+        def make(h):
+            out = torch.index_select(x, dim, idx).clone().zero_()
+            return h.gather(x, idx, dim, out), lambda: close(out, torch.index_select(x, dim, idx), True)
+        return make
+
     rows = torch.randint(0, 16384, (16384,), device="cuda")
     yield Case("GATHER (index_select)", "[16K,16K] rows, 16K random int64", 2 * nbytes(big) + nbytes(rows),
-               lambda: torch.index_select(big, 0, rows))
-    inner_idx = torch.randint(0, 16384, (16384, 4096), device="cuda")
-    yield Case("GATHER (gather)", "[16K,16K] inner axis, [16K,4K] int64",
-               nbytes(inner_idx) + 2 * inner_idx.numel() * 4, lambda: torch.gather(big, 1, inner_idx))
+               lambda: torch.index_select(big, 0, rows), gather_hdml(big, rows, 0))
+    columns = torch.randint(0, 16384, (4096,), device="cuda")
+    yield Case("GATHER (index_select)", "[16K,16K] inner axis, 4K random int64",
+               2 * 16384 * 4096 * 4 + nbytes(columns), lambda: torch.index_select(big, 1, columns),
+               gather_hdml(big, columns, 1))
 
     # Cumulative ops: inner, outer, tiny rows, long 1-D.
     line = torch.rand(1 << 28, **f32) * 1e-3 + 1.0

@@ -9,7 +9,7 @@ UINT = ctypes.c_uint32
 FLOAT32, UINT32, INT64 = 1, 3, 11
 ELEMENT_BYTES = {FLOAT32: 4, UINT32: 4, INT64: 8}
 TENSOR_TYPE_BUFFER = 1
-OP_REDUCE, OP_SPLIT, OP_JOIN, OP_CUMSUM, OP_ARGMIN, OP_ARGMAX, OP_CUMPROD = 55, 62, 63, 105, 137, 138, 145
+OP_REDUCE, OP_SPLIT, OP_JOIN, OP_GATHER, OP_CUMSUM, OP_ARGMIN, OP_ARGMAX, OP_CUMPROD = 55, 62, 63, 67, 105, 137, 138, 145
 REDUCE = dict(ARGMAX=0, ARGMIN=1, AVERAGE=2, L1=3, L2=4, LOG_SUM=5, LOG_SUM_EXP=6, MAX=7, MIN=8, MULTIPLY=9,
               SUM=10, SUM_SQUARE=11)
 
@@ -48,6 +48,11 @@ class ArgDesc(ctypes.Structure):
 class ScanDesc(ctypes.Structure):
     _fields_ = [("InputTensor", PTD), ("OutputTensor", PTD), ("Axis", UINT), ("AxisDirection", ctypes.c_int),
                 ("HasExclusive", ctypes.c_int)]
+
+
+class GatherDesc(ctypes.Structure):
+    _fields_ = [("InputTensor", PTD), ("IndicesTensor", PTD), ("OutputTensor", PTD), ("Axis", UINT),
+                ("IndexDimensions", UINT)]
 
 
 class SplitDesc(ctypes.Structure):
@@ -126,6 +131,14 @@ class Hdml:
         op = self.operator(OP_ARGMIN if find_min else OP_ARGMAX,
                            ArgDesc(ctypes.pointer(xd), ctypes.pointer(od), len(dims), axes, 0))
         return self.runner(op, [xb], [ob])
+
+    def gather(self, x, indices, dim, out):
+        """DML GATHER along `dim` with a 1-D index tensor (PyTorch's index_select)."""
+        shape = [1] * x.dim()
+        shape[-1] = indices.numel()
+        (xd, xb), (id_, ib), (od, ob) = self.tensor(x), self.tensor(indices.view(shape)), self.tensor(out)
+        op = self.operator(OP_GATHER, GatherDesc(ctypes.pointer(xd), ctypes.pointer(id_), ctypes.pointer(od), dim, 1))
+        return self.runner(op, [xb, ib], [ob])
 
     def scan(self, product, x, dim, out):
         (xd, xb), (od, ob) = self.tensor(x), self.tensor(out)

@@ -3,7 +3,10 @@
 // gather kernel output(x, j, y) = input(x, indices(j), y) with C++ loops over
 // the rest. Indices are normalised per call into int32 (negative ones count
 // from the end for signed types; out-of-range ones clamp to the nearest valid
-// index), so reads never leave the input.
+// index), so reads never leave the input: on the host for CPU devices, by the
+// normalize_indices kernel into stream-ordered scratch for CUDA devices.
+#include "runtime/copy_plan.h"
+#include "runtime/cuda_device.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
 #include "runtime/kernels.h"
@@ -95,12 +98,16 @@ public:
 
 private:
     void normalise_indices(const void *raw, std::vector<int32_t> *out) const;
+    HRESULT normalise_indices_on_device(const void *raw, int32_t *out) const;
 
     uint32_t axis_ = 0, index_dims_ = 0;
     uint64_t index_count_ = 1;  // elements of the normalised indices
     GatherDim x_, j_, y_;
     std::vector<GatherDim> loops_;
     const KernelEntry *kernel_ = nullptr;
+    // CUDA: the indices' dims (last index_dims of the tensor) onto the packed int32 buffer.
+    CopyPlan normalize_plan_;
+    const KernelEntry *normalize_kernel_ = nullptr;
 };
 
 HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &out, uint32_t axis,
@@ -185,9 +192,15 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
     }
     const std::string key = format("dtype=uint%u", element_size(in.type) * 8);
     if (on_cuda(device)) {
-        // Indices are normalised (negative and out-of-range values) on the host.
-        return fail(DXGI_ERROR_UNSUPPORTED, "DML_OPERATOR_GATHER does not run on CUDA devices yet (its indices are "
-                                            "normalised on the host); use a CPU device.");
+        std::vector<CopyDim> idx_dims;
+        for (uint32_t d = n - index_dims; d < n; ++d) idx_dims.push_back({idx.sizes[d], idx.strides[d], packed_idx[d]});
+        normalize_plan_ = plan_copy(idx_dims);
+        const std::string index_key = format("itype=%s", kernel_type_name(idx.type));
+        normalize_kernel_ = find_kernel(device, "normalize_indices", index_key);
+        if (!normalize_kernel_) {
+            return invalid_arg(format("DML_OPERATOR_GATHER: no %s kernel 'normalize_indices' (%s) was built.",
+                                      kernel_platform(device), index_key.c_str()));
+        }
     }
     kernel_ = find_kernel(device, "gather", key);
     if (!kernel_) {
@@ -230,10 +243,39 @@ void GatherOperator::normalise_indices(const void *raw, std::vector<int32_t> *ou
 }
 
 
+HRESULT GatherOperator::normalise_indices_on_device(const void *raw, int32_t *out) const {
+    const Tensor &idx = inputs[1];
+    const uint32_t esize = element_size(idx.type);
+    const halide_type_t in_type = halide_type_of_dml(idx.type);
+    const int32_t extent = (int32_t)inputs[0].sizes[axis_];
+    const auto *raw_bytes = static_cast<const uint8_t *>(raw);
+    return for_each_loop_offset(normalize_plan_.loops, [&](int64_t in, int64_t at) {
+        KernelBuffer<3> in_buf(const_cast<uint8_t *>(raw_bytes) + in * esize, in_type, device);
+        KernelBuffer<3> out_buf(out + at, halide_type_t(halide_type_int, 32), device);
+        const CopyDim *dims[3] = {&normalize_plan_.x, &normalize_plan_.y, &normalize_plan_.z};
+        for (int d = 0; d < 3; ++d) {
+            in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
+            out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
+        }
+        KernelCall call(device);
+        const int rc = kernel_fn<normalize_indices_fn>(normalize_kernel_)(&call, &in_buf.buf, extent, &out_buf.buf);
+        return check_kernel(rc, call, normalize_kernel_->name);
+    });
+}
+
 HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
     const Tensor &in = inputs[0];
-    std::vector<int32_t> indices;
-    normalise_indices(in_ptrs[1], &indices);
+    std::vector<int32_t> host_indices;
+    CudaScratch device_indices;
+    int32_t *indices;
+    if (on_cuda(device)) {
+        HDML_RETURN_IF_FAILED(device_indices.allocate(device, index_count_ * sizeof(int32_t)));
+        indices = reinterpret_cast<int32_t *>(device_indices.data());
+        HDML_RETURN_IF_FAILED(normalise_indices_on_device(in_ptrs[1], indices));
+    } else {
+        normalise_indices(in_ptrs[1], &host_indices);
+        indices = host_indices.data();
+    }
     const int64_t esize = element_size(in.type);
     const halide_type_t type(halide_type_uint, (uint8_t)(esize * 8));
     const auto *input = static_cast<const uint8_t *>(in_ptrs[0]);
@@ -245,7 +287,7 @@ HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
         in_buf.set_dim(0, (int32_t)x_.extent, (int32_t)x_.in_stride);
         in_buf.set_dim(1, (int32_t)in.sizes[axis_], (int32_t)in.strides[axis_]);
         in_buf.set_dim(2, (int32_t)y_.extent, (int32_t)y_.in_stride);
-        KernelBuffer<1> idx_buf(indices.data() + idx_off, halide_type_t(halide_type_int, 32), device);
+        KernelBuffer<1> idx_buf(indices + idx_off, halide_type_t(halide_type_int, 32), device);
         idx_buf.set_dim(0, (int32_t)j_.extent, (int32_t)j_.idx_stride);
         KernelBuffer<3> out_buf(output + out_off * esize, type, device);
         out_buf.set_dim(0, (int32_t)x_.extent, (int32_t)x_.out_stride);
