@@ -126,7 +126,7 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
 //   output: a thread per (i, chunk, o) scans its chunk in registers (unrolled)
 //   and joins the carry.
 // Outer layout: consecutive threads take consecutive i (coalesced).
-inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p) {
+inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     const int threads = p.gpu_threads;
     // A thread per (x, y, z), x being i. Outer layout: i split into the block's
@@ -165,6 +165,18 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p) {
     s.carry.fuse(s.j, s.g, jg);
     per_thread(s.carry, s.i, jg, s.o);
     per_thread(s.carry.update(), s.i, s.g, s.o);
+    if (target.has_feature(Target::D3D12Compute)) {
+        // D3D12 kernels cannot raise errors, so no bounds checks inside a
+        // thread (the register path's bound_extent needs one): the in-chunk
+        // scans go through a root buffer, a thread per chunk, then the output.
+        Var kc("kc");
+        s.scan.compute_root().fuse(s.k, s.c, kc);
+        per_thread(s.scan, s.i, kc, s.o);
+        per_thread(s.scan.update(0), s.i, s.c, s.o);
+        per_thread(s.scan.update(1), s.i, s.c, s.o);
+        per_thread(s.output, s.i, s.r, s.o);
+        return;
+    }
     // The output: a thread per chunk; the chunk's scan in registers.
     Var rc("rc"), rk("rk");
     s.output.split(s.r, rc, rk, p.gpu_chunk, TailStrategy::GuardWithIf).reorder(rk, s.i, rc, s.o);
@@ -178,7 +190,7 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p) {
 
 inline void schedule_scan(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     if (target.has_gpu_feature()) {
-        schedule_scan_gpu(s, p);
+        schedule_scan_gpu(s, p, target);
     } else {
         schedule_scan_cpu(s, p, target);
     }
