@@ -3,7 +3,8 @@
 // shapes/strides. Independent of the library's own code.
 #pragma once
 
-#include "cuda_mirror.h"
+#include "test_device.h"
+#include "tools/cuda_host.h"
 #include "half.h"
 #include "hdml/hdml.h"
 
@@ -209,7 +210,7 @@ struct Runner {
     hdml_device *device = nullptr;
     hdml_operator *op = nullptr;
     Runner() {
-        if (CudaMirror *cuda = test_on_cuda() ? CudaMirror::get() : nullptr) {
+        if (hdml_cuda::CudaHost *cuda = test_on_cuda() ? hdml_cuda::CudaHost::get() : nullptr) {
             hdmlCreateDeviceFromCudaContext(cuda->context(), cuda->stream(), &device);
         } else {
             hdmlCreateDevice(HDML_DEVICE_TYPE_CPU, 0, &device);
@@ -229,14 +230,14 @@ struct Runner {
         if (!test_on_cuda()) return hdmlExecute(op, (uint32_t)in.size(), in.data(), (uint32_t)out.size(), out.data());
         // One device copy per distinct host buffer (in-place bindings share it),
         // covering everything any binding reaches, so padding is checked too.
-        CudaMirror &cuda = *CudaMirror::get();
+        hdml_cuda::CudaHost &cuda = *hdml_cuda::CudaHost::get();
         std::map<void *, uint64_t> extent;
         for (auto *list : {&in, &out}) {
             for (const HDML_BUFFER_BINDING &b : *list) {
                 if (b.Buffer) extent[b.Buffer] = std::max(extent[b.Buffer], b.Offset + b.SizeInBytes);
             }
         }
-        std::map<void *, CudaMirror::CUdeviceptr> mirror;
+        std::map<void *, hdml_cuda::CudaHost::CUdeviceptr> mirror;
         for (const auto &e : extent) mirror[e.first] = cuda.upload(e.first, e.second);
         auto to_device = [&](std::vector<HDML_BUFFER_BINDING> list) {
             for (HDML_BUFFER_BINDING &b : list) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs hdml's GPU checks on a machine with an NVIDIA GPU and no build tools:
-# the CUDA test suites, then the GPU benchmark against PyTorch. The binaries
+# the CUDA test suites, the models/ through hdml-dispatch -d cuda, then the GPU
+# benchmark against PyTorch. The binaries
 # come from an x86-64 build made elsewhere, gathered by `tools/gpu-check.sh
 # --pack <build> <dir>` (test executables, libhdml.so.0 and the build machine's
 # libstdc++, since the GPU machine's may be older).
@@ -13,7 +14,8 @@ suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test)
 if [[ "${1:-}" == "--pack" ]]; then
     build=$2 bin=$3
     mkdir -p "$bin"
-    for s in "${suites[@]}" validation_test; do cp "$build/test/$s" "$bin/"; done
+    for s in "${suites[@]}" validation_test dispatch_test; do cp "$build/test/$s" "$bin/"; done
+    cp "$build/tools/dispatch/hdml-dispatch" "$bin/"
     cp -L "$build/runtime/libhdml.so.0" "$bin/"
     cp -L "$(g++ -print-file-name=libstdc++.so.6)" "$bin/"
     exit 0
@@ -33,10 +35,22 @@ for s in "${suites[@]}"; do
         tail -n 40 "$out/$s.cuda.log"
     fi
 done
+echo "== models/ on the CUDA device (hdml-dispatch -d cuda, output compared with .expected)"
+here=$(dirname "$0")
+models=0 model_failures=0
+for model in "$here"/../models/*.json; do
+    models=$((models + 1))
+    if ! "$bin/hdml-dispatch" -d cuda "$model" 2> "$out/model.err" | cmp -s - "${model%.json}.expected"; then
+        model_failures=$((model_failures + 1)) status=1
+        echo "model $(basename "$model"): output differs or failed"; cat "$out/model.err"
+    fi
+done
+echo "$((models - model_failures)) of $models models match"
+echo "== dispatch_test (its -d cuda case runs the model)"
+"$bin/dispatch_test" > "$out/dispatch_test.log" 2>&1 && tail -n 2 "$out/dispatch_test.log" || { status=1; tail -n 40 "$out/dispatch_test.log"; }
 echo "== validation_test (CUDA device rules)"
 "$bin/validation_test" > "$out/validation_test.log" 2>&1 && tail -n 2 "$out/validation_test.log" || { status=1; tail -n 40 "$out/validation_test.log"; }
 if [[ "${3:-}" != "--no-bench" ]]; then
-    here=$(dirname "$0")
     python3 "$here/../bench/cuda/gpu_bench.py" --hdml "$bin/libhdml.so.0" --json "$out/bench.json" | tee "$out/bench.txt"
 fi
 exit $status

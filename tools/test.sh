@@ -43,4 +43,4 @@ cmake --build build-consumer
 ./build-consumer/consumer_c
 # Both ctest runs plus the two checks above (kernel libraries, installed consumer).
 echo "hdml: $((ctest_total - ctest_skipped + arm_total + 2)) passed, 0 failed, $ctest_skipped skipped" \
-     "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total; skipped: the .cuda suites without a GPU)"
+     "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total; skipped: the .cuda suites and models without a GPU)"

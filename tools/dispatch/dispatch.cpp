@@ -1,6 +1,7 @@
 #include "tools/dispatch/dispatch.h"
 
 #include "hdml/hdml.h"
+#include "tools/cuda_host.h"
 #include "tools/dispatch/model.h"
 #include "tools/dispatch/npy.h"
 #include "tools/dispatch/values.h"
@@ -31,7 +32,8 @@ const char kUsage[] =
     "Runs a DxDispatch JSON model (resources, DirectML operator dispatchables, commands) on an hdml device.\n"
     "\n"
     "  -m, --model <path>             the model (or give it as the last argument)\n"
-    "  -d, --device <cpu|cuda|d3d12>  hdml device to run on (default cpu)\n"
+    "  -d, --device <cpu|cuda|d3d12>  hdml device to run on (default cpu; cuda keeps the resources in\n"
+    "                                 device memory; d3d12 does not run models)\n"
     "  -i, --dispatch_iterations <n>  timed samples per dispatch command (default 1)\n"
     "  -r, --dispatch_repeat <n>      dispatches per sample (default 1)\n"
     "  -w, --warmup_samples <n>       untimed samples before the timed ones (default 0)\n"
@@ -170,16 +172,68 @@ void report_timing(const std::string &name, std::vector<double> ms, const Option
     }
 }
 
+// Where the model's resources live while it runs: host memory for the cpu
+// device; for cuda, device memory of the tool's own context and stream (the
+// hdml device is created from them), uploaded once, read back for print and
+// writeFile after the stream has drained.
+class ResourceMemory {
+public:
+    ResourceMemory(Model &model, hdml_cuda::CudaHost *cuda) : model_(model), cuda_(cuda) {
+        if (!cuda_) return;
+        for (auto &[name, r] : model_.resources) device_[name] = cuda_->upload(r.bytes.data(), r.bytes.size());
+    }
+    ~ResourceMemory() {
+        if (!cuda_) return;
+        for (const auto &[name, pointer] : device_) {
+            try {
+                cuda_->release(pointer);
+            } catch (const std::exception &) {  // the process is failing anyway; keep the first error
+            }
+        }
+    }
+    void *binding(const std::string &name) {
+        if (!cuda_) return model_.resources.at(name).bytes.data();
+        return reinterpret_cast<void *>((uintptr_t)device_.at(name));
+    }
+    // The resource as it is now, in host memory.
+    const Resource &read(const std::string &name) {
+        Resource &r = model_.resources.at(name);
+        if (cuda_) {
+            cuda_->synchronize();
+            cuda_->download(r.bytes.data(), device_.at(name), r.bytes.size());
+        }
+        return r;
+    }
+    void wait() {
+        if (cuda_) cuda_->synchronize();
+    }
+
+private:
+    Model &model_;
+    hdml_cuda::CudaHost *cuda_;
+    std::map<std::string, hdml_cuda::CudaHost::CUdeviceptr> device_;
+};
+
 int run(const Options &o, std::ostream &out, std::ostream &err) {
     Model model = load_model_file(o.model, o.paths);
-    if (o.device != HDML_DEVICE_TYPE_CPU) {
-        // Resources live in host memory; GPU devices bind device memory.
-        err << "hdml-dispatch: only the cpu device runs models so far (resources are host memory; "
-               "GPU devices need device resources, not yet implemented)\n";
+    if (o.device == HDML_DEVICE_TYPE_D3D12) {
+        err << "hdml-dispatch: the d3d12 device does not run models (hdml's D3D12 kernels are generated, not run)\n";
         return 1;
     }
+    hdml_cuda::CudaHost *cuda = nullptr;
     hdml_device *raw_device = nullptr;
-    HRESULT hr = hdmlCreateDevice(o.device, 0, &raw_device);
+    HRESULT hr;
+    if (o.device == HDML_DEVICE_TYPE_CUDA) {
+        std::string why;
+        cuda = hdml_cuda::CudaHost::get(&why);
+        if (!cuda) {
+            err << "hdml-dispatch: no CUDA device (" << why << ")\n";
+            return 1;
+        }
+        hr = hdmlCreateDeviceFromCudaContext(cuda->context(), cuda->stream(), &raw_device);
+    } else {
+        hr = hdmlCreateDevice(o.device, 0, &raw_device);
+    }
     if (hr != S_OK) {
         err << "hdml-dispatch: cannot create the device (" << hresult_text(hr) << "): " << hdmlGetLastErrorMessage() << "\n";
         return 1;
@@ -196,6 +250,7 @@ int run(const Options &o, std::ostream &out, std::ostream &err) {
         }
         operators[name].reset(op);
     }
+    ResourceMemory memory(model, cuda);
     std::vector<std::pair<std::string, std::vector<uint8_t>>> files;  // written once every command has succeeded
     for (const Command &c : model.commands) {
         if (o.print_commands) {
@@ -204,15 +259,15 @@ int run(const Options &o, std::ostream &out, std::ostream &err) {
                 << (c.kind == Command::Kind::WriteFile ? " -> " + c.file : "") << "\n";
         }
         if (c.kind == Command::Kind::Print) {
-            print_resource(c.target, model.resources.at(c.target), out);
+            print_resource(c.target, memory.read(c.target), out);
         } else if (c.kind == Command::Kind::WriteFile) {
-            files.emplace_back(c.file, file_contents(model.resources.at(c.target), c.file));
+            files.emplace_back(c.file, file_contents(memory.read(c.target), c.file));
         } else {
             const auto &points = model.dispatchables.at(c.target)->bind_points();
             std::vector<HDML_BUFFER_BINDING> inputs, outputs;
             for (size_t p = 0; p < points.size(); ++p) {
                 for (const Binding &b : c.bindings[p]) {
-                    HDML_BUFFER_BINDING binding{model.resources.at(b.resource).bytes.data(), b.offset, b.size};
+                    HDML_BUFFER_BINDING binding{memory.binding(b.resource), b.offset, b.size};
                     (points[p].output ? outputs : inputs).push_back(binding);
                 }
             }
@@ -227,6 +282,7 @@ int run(const Options &o, std::ostream &out, std::ostream &err) {
                                                      "): " + hdmlGetLastErrorMessage());
                     }
                 }
+                memory.wait();  // on a GPU, the time until the work is done, not until it is enqueued
                 const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
                 if (s >= o.warmup) samples.push_back(elapsed.count() / (double)o.repeat);
             }

@@ -1,37 +1,31 @@
-// HDML_TEST_DEVICE=cuda runs a suite on a CUDA device: the Runner (test_tensor.h)
-// creates the device from this file's context and stream (the interop entry
-// point, hdmlCreateDeviceFromCudaContext), mirrors every bound host buffer into
-// device memory, executes, waits for the stream and copies the outputs back.
-// The tests' expectations are unchanged, so every suite checks the GPU against
-// the same reference. The driver is loaded at run time, as the library does.
+// A CUDA context and stream of the calling program, with the driver loaded at
+// run time (as libhdml does), for programs that hand device memory to hdml:
+// the tests' `.cuda` variants (test_tensor.h mirrors every bound buffer into
+// device memory) and hdml-dispatch -d cuda (resources in device memory). Both
+// create their hdml device from this context and stream with
+// hdmlCreateDeviceFromCudaContext, the interop entry point. Driver failures
+// after set-up throw std::runtime_error.
 #pragma once
 
 #include <dlfcn.h>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <map>
+#include <stdexcept>
 #include <string>
 
 struct CUctx_st;
 struct CUstream_st;
 
-namespace hdml_test {
+namespace hdml_cuda {
 
-inline bool test_on_cuda() {
-    const char *device = std::getenv("HDML_TEST_DEVICE");
-    return device && std::strcmp(device, "cuda") == 0;
-}
-
-class CudaMirror {
+class CudaHost {
 public:
     using CUdeviceptr = unsigned long long;
 
     // The process-wide context and stream, or nullptr with *why set.
-    static CudaMirror *get(std::string *why = nullptr) {
-        static CudaMirror mirror;
+    static CudaHost *get(std::string *why = nullptr) {
+        static CudaHost mirror;
         if (!mirror.ok_ && why) *why = mirror.why_;
         return mirror.ok_ ? &mirror : nullptr;
     }
@@ -52,7 +46,7 @@ public:
     void synchronize() { check(cuStreamSynchronize(stream_), "cuStreamSynchronize"); }
 
 private:
-    CudaMirror() {
+    CudaHost() {
         void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
         if (!library) {
             why_ = "libcuda.so.1 not found";
@@ -90,10 +84,7 @@ private:
     }
 
     static void check(int result, const char *what) {
-        if (result != 0) {
-            std::fprintf(stderr, "test CUDA mirror: %s failed with %d\n", what, result);
-            std::abort();
-        }
+        if (result != 0) throw std::runtime_error(std::string(what) + " failed with CUDA error " + std::to_string(result));
     }
 
     bool ok_ = false;
@@ -107,4 +98,4 @@ private:
     int (*cuStreamSynchronize)(CUstream_st *) = nullptr;
 };
 
-}  // namespace hdml_test
+}  // namespace hdml_cuda
