@@ -128,7 +128,7 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
     using namespace Halide;
     const int threads = p.gpu_threads;
     const int unroll = p.gpu_unroll;
-    Var ob("ob"), ot("ot"), ib("ib"), c("c"), t("t");
+    Var ob("ob"), ot("ot"), ib("ib"), c("c"), t("t"), xt("xt");
     auto ceil_div = [](const Expr &a, const Expr &b) { return (a + b - 1) / b; };
     const bool inner = s.layout == Layout::Inner;
     const Expr columns = s.i_extent * s.o_extent;
@@ -139,10 +139,11 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
                                       min(Expr((int)p.gpu_max_chunks), s.r_extent));
     const Expr chunk = ceil_div(s.r_extent, chunks);
 
-    // Threads over (x, y) tiles; the x tiles fused with `z` into grid x, since
-    // CUDA grids stop at 65535 in y and z (rows and columns can be millions).
+    // Threads over (x, y) tiles (xt the thread's x); the x tiles fused with `z`
+    // into grid x, since CUDA grids stop at 65535 in y and z (rows and columns
+    // can be millions).
     auto tile = [&](Stage st, Var x, Var y, int tx, int ty, Var z) {
-        Var xb("xb"), yb("yb"), xt("xt"), yt("yt"), xz("xz");
+        Var xb("xb"), yb("yb"), yt("yt"), xz("xz");
         st.split(x, xb, xt, tx, TailStrategy::GuardWithIf).split(y, yb, yt, ty, TailStrategy::GuardWithIf);
         st.reorder(xt, yt, xb, z, yb).fuse(xb, z, xz).gpu_blocks(xz, yb).gpu_threads(xt, yt);
     };
@@ -184,7 +185,7 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             runs.compute_root();
             tile(runs.specialize(chunks < 8), s.i, c, threads, 1, s.o);
             tile(runs, s.i, c, 32, 8, s.o);
-            part.compute_at(runs, Var("xt"));
+            part.compute_at(runs, xt);
             part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
         }
         // The merge of the chunks: in the output kernel for the last reduction;
