@@ -76,17 +76,10 @@ std::string CopyPlan::describe() const {
 HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const CopyPlan &plan, const uint8_t *input,
                  uint8_t *output, uint32_t element_size) {
     const halide_type_t type(halide_type_uint, (uint8_t)(element_size * 8));
-    return for_each_loop_offset(plan.loops, [&](int64_t in, int64_t out) {
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in * element_size, type, device);
-        KernelBuffer<3> out_buf(output + out * element_size, type, device);
-        const CopyDim *dims[3] = {&plan.x, &plan.y, &plan.z};
-        for (int d = 0; d < 3; ++d) {
-            in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
-            out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
-        }
-        KernelCall call(device);
-        return check_kernel(kernel_fn<copy_fn>(kernel)(&call, &in_buf.buf, &out_buf.buf), call, kernel->name);
-    });
+    return run_plan(device, plan, input, type, output, type, kernel->name,
+                    [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *out) {
+                        return kernel_fn<copy_fn>(kernel)(call, in, out);
+                    });
 }
 
 }  // namespace hdml

@@ -5,6 +5,7 @@
 
 #include "hdml/directml.h"
 #include "runtime/device.h"
+#include "runtime/halide_glue.h"
 #include "runtime/kernels.h"
 
 #include <cstdint>
@@ -53,6 +54,27 @@ HRESULT for_each_loop_offset(const std::vector<CopyDim> &loops, Fn fn) {
         }
         if (d == (size_t)-1) return S_OK;
     }
+}
+
+// Runs a kernel of the copy shape over the plan, on memory of `device`: for each
+// offset of the C++ loops, rank-3 buffers (x, y, z) over `input` and `output`
+// with elements of the given types, and `launch(call, in_buf, out_buf)` returns
+// the kernel's Halide result.
+template <typename Launch>
+HRESULT run_plan(const hdml_device &device, const CopyPlan &plan, const void *input, halide_type_t in_type,
+                 void *output, halide_type_t out_type, const char *kernel_name, Launch launch) {
+    return for_each_loop_offset(plan.loops, [&](int64_t in, int64_t out) {
+        KernelBuffer<3> in_buf(const_cast<uint8_t *>(static_cast<const uint8_t *>(input)) + in * in_type.bytes(),
+                               in_type, device);
+        KernelBuffer<3> out_buf(static_cast<uint8_t *>(output) + out * out_type.bytes(), out_type, device);
+        const CopyDim *dims[3] = {&plan.x, &plan.y, &plan.z};
+        for (int d = 0; d < 3; ++d) {
+            in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
+            out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
+        }
+        KernelCall call(device);
+        return check_kernel(launch(&call, &in_buf.buf, &out_buf.buf), call, kernel_name);
+    });
 }
 
 // Runs the plan with `kernel` (a copy kernel for `element_size`-byte elements)

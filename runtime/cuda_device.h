@@ -1,16 +1,13 @@
 // CUDA devices: creation (the GPU's primary context and a stream of hdml's, or
-// the caller's own), and the little device memory work operators do outside
-// kernels. Works in every build: the driver is loaded at run time, and without
+// the caller's own), and stream-ordered scratch memory for executions. Works in every build: the driver is loaded at run time, and without
 // it creation fails with DXGI_ERROR_UNSUPPORTED and the reason.
 #pragma once
 
 #include "hdml/directml.h"
-#include "runtime/copy_plan.h"
 #include "runtime/device.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace hdml {
 
@@ -20,7 +17,8 @@ HRESULT create_cuda_device(uint32_t ordinal, hdml_device **device);
 // hdmlCreateDeviceFromCudaContext: kernels run in `context`, on `stream`.
 HRESULT create_cuda_device_from_context(CUctx_st *context, CUstream_st *stream, hdml_device **device);
 
-// Releases what a CUDA device owns (its stream and primary-context reference).
+// Frees the device's zero word and, for hdmlCreateDevice's devices, destroys
+// their stream (the primary context stays retained: see cuda_device.cpp).
 void release_cuda_device(hdml_device *device);
 
 // Device memory for one execution, allocated and freed in stream order on the

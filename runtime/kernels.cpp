@@ -2,6 +2,7 @@
 
 #include "HalideRuntime.h"
 #include "runtime/device.h"
+#include "runtime/error.h"
 #include HDML_CPU_KERNELS_HEADER  // generated from ops.cmake: the kernels of this build's CPU platform
 #if HDML_HAVE_CUDA
 #include "hdml/kernels_cuda.h"
@@ -49,6 +50,14 @@ const KernelEntry *find_kernel(const hdml_device &device, const char *family, co
 
 const char *kernel_platform(const hdml_device &device) {
     return on_cuda(device) ? "cuda" : HDML_CPU_PLATFORM_NAME;
+}
+
+HRESULT require_kernel(const hdml_device &device, const char *family, const std::string &key, const std::string &what,
+                       const KernelEntry **kernel) {
+    *kernel = find_kernel(device, family, key);
+    if (*kernel) return S_OK;
+    return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
+                              kernel_platform(device), family, key.c_str()));
 }
 
 }  // namespace hdml

@@ -2,6 +2,8 @@
 // by the generator parameters that made them ("dtype=float32 layout=inner op=sum").
 #pragma once
 
+#include "hdml/directml.h"
+
 #include <cstdint>
 #include <string>
 
@@ -41,6 +43,11 @@ const KernelEntry *find_kernel(const hdml_device &device, const char *family, co
 
 // The platform name of the device's kernels, for messages ("x86", "arm", "cuda").
 const char *kernel_platform(const hdml_device &device);
+
+// find_kernel into *kernel, or E_INVALIDARG "<what>: no <platform> kernel
+// '<family>' (<key>) was built into this hdml."
+HRESULT require_kernel(const hdml_device &device, const char *family, const std::string &key, const std::string &what,
+                       const KernelEntry **kernel);
 
 template <typename Fn>
 Fn kernel_fn(const KernelEntry *entry) {

@@ -71,13 +71,7 @@ HRESULT ReducingOperator::plan_packing(const std::string &what) {
         stride *= in.sizes[d];
     }
     pack_plan_ = plan_copy(dims);
-    const std::string key = format("dtype=uint%u", element_size(in.type) * 8);
-    pack_kernel_ = find_kernel(device, "copy", key);
-    if (!pack_kernel_) {
-        return invalid_arg(format("%s: no %s kernel 'copy' (%s) was built into this hdml.", what.c_str(),
-                                  kernel_platform(device), key.c_str()));
-    }
-    return S_OK;
+    return require_kernel(device, "copy", format("dtype=uint%u", element_size(in.type) * 8), what, &pack_kernel_);
 }
 
 void ReducingOperator::choose_device_mapping() {
@@ -92,11 +86,7 @@ HRESULT ReducingOperator::choose_kernel(const char *family, const std::string &k
         return invalid_arg(format("%s reduces %lld elements per output; hdml's kernels take at most 2^31-1.",
                                   what.c_str(), (long long)inputs[0].element_count()));
     }
-    kernel_ = find_kernel(device, family, key);
-    if (!kernel_) {
-        return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
-                                  kernel_platform(device), family, key.c_str()));
-    }
+    HDML_RETURN_IF_FAILED(require_kernel(device, family, key, what, &kernel_));
     log_verbose(format("%s: kernel %s; %s", what.c_str(), kernel_->name, shape_.describe().c_str()));
     return S_OK;
 }
@@ -129,11 +119,7 @@ HRESULT ReducingOperator::init_arg_reduce(const Tensor &input, const Tensor &out
         std::vector<CopyDim> dims;
         for (uint32_t d = 0; d < output.rank; ++d) dims.push_back(CopyDim{output.sizes[d], 0, 2 * output.strides[d]});
         clear_plan_ = plan_copy(dims);
-        clear_kernel_ = find_kernel(device, "copy", "dtype=uint32");
-        if (!clear_kernel_) {
-            return invalid_arg(format("%s: no %s kernel 'copy' (dtype=uint32) was built into this hdml.", what.c_str(),
-                                      kernel_platform(device)));
-        }
+        HDML_RETURN_IF_FAILED(require_kernel(device, "copy", "dtype=uint32", what, &clear_kernel_));
     }
     const std::string key =
         format("dtype=%s layout=%s", kernel_type_name(input.type), shape_.outer_layout ? "outer" : "inner");

@@ -18,9 +18,7 @@ struct ScanStages {
     Halide::RDom later_in_group;  // j = 1 .. group - 1 of carry's serial update
     Halide::RDom step;            // k = 1 .. chunk - 1 of scan's serial update
     Halide::Expr extent;          // of r
-    Halide::Expr chunk;           // rows per chunk
-    Halide::Expr chunks;          // number of chunks along r (1 for the CPU inner layout)
-    Halide::Expr groups;          // number of groups of chunks
+    Halide::Expr groups;          // number of groups of chunks (1 on CPUs)
     Halide::Expr dense;           // the vectorised dim is unit-stride in input and output
     Halide::Expr inclusive;       // the runtime exclusive flag is 0
     Layout layout;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # README command (2): the whole test suite.
 #  1. the x86 build (with the CUDA kernels) and its ctest suite (default ISA,
-#     forced-baseline ISA, ASan+UBSan, and the .cuda variants, which skip
-#     visibly on a machine without a GPU);
+#     forced-baseline ISA, ASan+UBSan, and the .cuda variants of the suites
+#     and models, which skip visibly on a machine without a GPU);
 #  2. the aarch64 cross build (kernels from build/'s generator) and the same
 #     ctest suite run under qemu-aarch64, hdml-dispatch's models included;
 #  3. the kernels generated for x86-64-windows-d3d12compute, and a check that

@@ -31,6 +31,8 @@ public:
         inputs = {in};
         outputs = {out};
         exclusive_ = exclusive;
+        // The kernel's dims input(i, r, o) are the plan's x, y, z.
+        CopyDim &i_ = plan_.x, &r_ = plan_.y, &o_ = plan_.z;
         // The scanned dim, reversed for DECREASING: start at the last element, negative strides.
         r_ = CopyDim{in.sizes[axis], in.strides[axis], out.strides[axis]};
         if (reverse) {
@@ -71,17 +73,13 @@ public:
             o_ = kept[best_o];
             kept.erase(kept.begin() + best_o);
         }
-        loops_ = kept;
+        plan_.loops = kept;
         const std::string key = format("dtype=%s layout=%s op=%s", kernel_type_name(in.type),
                                        outer_layout_ ? "outer" : "inner", op);
-        kernel_ = find_kernel(device, "scan", key);
-        if (!kernel_) {
-            return invalid_arg(format("%s: no %s kernel 'scan' (%s) was built.", name, kernel_platform(device),
-                                      key.c_str()));
-        }
+        HDML_RETURN_IF_FAILED(require_kernel(device, "scan", key, name, &kernel_));
         log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name, kernel_->name,
                            (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride, (long long)o_.extent,
-                           loops_.size()));
+                           plan_.loops.size()));
         return S_OK;
     }
 
@@ -90,24 +88,15 @@ public:
         const halide_type_t type = halide_type_of_dml(inputs[0].type);
         const auto *input = static_cast<const uint8_t *>(in[0]) + base_in_ * esize;
         auto *output = static_cast<uint8_t *>(out[0]) + base_out_ * esize;
-        return for_each_loop_offset(loops_, [&](int64_t in_off, int64_t out_off) {
-            KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type, device);
-            KernelBuffer<3> out_buf(output + out_off * esize, type, device);
-            const CopyDim *dims[3] = {&i_, &r_, &o_};
-            for (int d = 0; d < 3; ++d) {
-                in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
-                out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
-            }
-            KernelCall call(device);
-            const int rc = kernel_fn<scan_fn>(kernel_)(&call, &in_buf.buf, exclusive_ ? 1 : 0, &out_buf.buf);
-            return check_kernel(rc, call, kernel_->name);
-        });
+        return run_plan(device, plan_, input, type, output, type, kernel_->name,
+                        [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
+                            return kernel_fn<scan_fn>(kernel_)(call, in_buf, exclusive_ ? 1 : 0, out_buf);
+                        });
     }
 
 private:
     bool exclusive_ = false, outer_layout_ = false;
-    CopyDim i_, r_, o_;
-    std::vector<CopyDim> loops_;
+    CopyPlan plan_;  // x = i (a kept dim faster than r, or unit), y = r (the scanned dim), z = o
     int64_t base_in_ = 0, base_out_ = 0;
     const KernelEntry *kernel_ = nullptr;
 };

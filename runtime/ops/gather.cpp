@@ -195,18 +195,10 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
         std::vector<CopyDim> idx_dims;
         for (uint32_t d = n - index_dims; d < n; ++d) idx_dims.push_back({idx.sizes[d], idx.strides[d], packed_idx[d]});
         normalize_plan_ = plan_copy(idx_dims);
-        const std::string index_key = format("itype=%s", kernel_type_name(idx.type));
-        normalize_kernel_ = find_kernel(device, "normalize_indices", index_key);
-        if (!normalize_kernel_) {
-            return invalid_arg(format("DML_OPERATOR_GATHER: no %s kernel 'normalize_indices' (%s) was built.",
-                                      kernel_platform(device), index_key.c_str()));
-        }
+        HDML_RETURN_IF_FAILED(require_kernel(device, "normalize_indices", format("itype=%s", kernel_type_name(idx.type)),
+                                             "DML_OPERATOR_GATHER", &normalize_kernel_));
     }
-    kernel_ = find_kernel(device, "gather", key);
-    if (!kernel_) {
-        return invalid_arg(format("DML_OPERATOR_GATHER: no %s kernel '%s' was built.", kernel_platform(device),
-                                  key.c_str()));
-    }
+    HDML_RETURN_IF_FAILED(require_kernel(device, "gather", key, "DML_OPERATOR_GATHER", &kernel_));
     log_verbose(format("DML_OPERATOR_GATHER: kernel %s; x{%lld, out stride %lld}, j{%lld}, y{%lld}, axis{%u x %u}, "
                        "%zu C++ loop dim(s)",
                        kernel_->name, (long long)x_.extent, (long long)x_.out_stride, (long long)j_.extent,
@@ -244,23 +236,12 @@ void GatherOperator::normalise_indices(const void *raw, std::vector<int32_t> *ou
 
 
 HRESULT GatherOperator::normalise_indices_on_device(const void *raw, int32_t *out) const {
-    const Tensor &idx = inputs[1];
-    const uint32_t esize = element_size(idx.type);
-    const halide_type_t in_type = halide_type_of_dml(idx.type);
     const int32_t extent = (int32_t)inputs[0].sizes[axis_];
-    const auto *raw_bytes = static_cast<const uint8_t *>(raw);
-    return for_each_loop_offset(normalize_plan_.loops, [&](int64_t in, int64_t at) {
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(raw_bytes) + in * esize, in_type, device);
-        KernelBuffer<3> out_buf(out + at, halide_type_t(halide_type_int, 32), device);
-        const CopyDim *dims[3] = {&normalize_plan_.x, &normalize_plan_.y, &normalize_plan_.z};
-        for (int d = 0; d < 3; ++d) {
-            in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
-            out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
-        }
-        KernelCall call(device);
-        const int rc = kernel_fn<normalize_indices_fn>(normalize_kernel_)(&call, &in_buf.buf, extent, &out_buf.buf);
-        return check_kernel(rc, call, normalize_kernel_->name);
-    });
+    return run_plan(device, normalize_plan_, raw, halide_type_of_dml(inputs[1].type), out,
+                    halide_type_t(halide_type_int, 32), normalize_kernel_->name,
+                    [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *normalised) {
+                        return kernel_fn<normalize_indices_fn>(normalize_kernel_)(call, in, extent, normalised);
+                    });
 }
 
 HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {

@@ -25,11 +25,7 @@ public:
             outputs = {whole};
         }
         const std::string key = format("dtype=uint%u", element_size(whole.type) * 8);
-        kernel_ = find_kernel(device, "copy", key);
-        if (!kernel_) {
-            return invalid_arg(format("%s: no %s kernel 'copy' (%s) was built.", name, kernel_platform(device),
-                                      key.c_str()));
-        }
+        HDML_RETURN_IF_FAILED(require_kernel(device, "copy", key, name, &kernel_));
         uint64_t offset = 0;
         for (size_t k = 0; k < pieces.size(); ++k) {
             const Tensor &piece = pieces[k];
