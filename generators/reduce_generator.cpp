@@ -51,6 +51,7 @@ public:
     }
 
     void generate() {
+        if (op == ReduceOp::LogSumExp && get_target().has_gpu_feature()) return generate_log_sum_exp_tree();
         const Type t = halide_type_of(dtype);
         // float16 accumulates in float32; signed integers accumulate in the
         // unsigned type of their width, so SUM and MULTIPLY wrap (defined behaviour).
@@ -103,7 +104,7 @@ public:
             break;
         }
         case ReduceOp::LogSumExp: {
-            // Two passes, shifted by the maximum so large inputs do not overflow.
+            // CPUs: two passes (GPUs: generate_log_sum_exp_tree), shifted by the maximum so large inputs do not overflow.
             // A non-finite maximum is the answer itself: all -inf gives -inf,
             // any +inf gives +inf, any NaN gives NaN.
             const Type k = UInt(t.bits());
@@ -122,6 +123,65 @@ public:
         }
         output(i, o) = narrow(result, t);
         finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target());
+    }
+
+    // LOG_SUM_EXP in one pass over the input (GPUs, where the input's second
+    // read would cost as much as the first): every lane keeps the pair
+    // (m, s) = (the maximum of its elements, the sum of their exp(x - m)), and
+    // pairs merge up an explicit tree (ReduceTreeStages; rfactor cannot build
+    // it, as Halide cannot prove the pair's merge associative). The result is
+    // m + log(s): all -inf gives -inf, any +inf gives +inf, any NaN gives NaN
+    // (carried in s).
+    void generate_log_sum_exp_tree() {
+        const Type acc_t = Float(32);
+        Var i("i"), o("o"), lane("lane"), c("c");
+        const Expr extent = input.dim(1).extent();
+        const ReduceTreeShape shape =
+            reduce_tree_shape(layout, input.dim(0).extent(), extent, input.dim(2).extent(), tuning);
+        const Tuple empty(reinterpret(acc_t, Expr((int32_t)0xFF800000)), cast(acc_t, 0));  // (-inf, 0): the bits of -inf
+        // The merge of (m1, s1) and (m2, s2): the larger maximum stays, the
+        // other sum is scaled by exp(smaller - larger). Equal maxima (±inf
+        // included) scale by 1, so no exp(inf - inf).
+        auto merge = [&](const Tuple &a, const Tuple &b) {
+            const Expr b_larger = b[0] > a[0];
+            const Expr scale = select(a[0] == b[0], cast(acc_t, 1), exp(-abs(a[0] - b[0])));
+            return Tuple(select(b_larger, b[0], a[0]), select(b_larger, a[1] * scale + b[1], a[1] + b[1] * scale));
+        };
+
+        // A chunk's lane walks its elements serially; the tail past the row is
+        // skipped. An element x is the pair (x, 1); NaN is (-inf, NaN), so the
+        // sum carries it (Halide's exp and log need not return NaN for NaN).
+        RDom steps(0, shape.chunk / shape.lanes, "steps");
+        const Expr at = c * shape.chunk + steps * shape.lanes + (shape.lanes > 1 ? Expr(lane) : Expr(0));
+        const Expr x = widen(input(i, min(at, extent - 1), o), acc_t);
+        const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
+        const Tuple element(select(is_nan_value(x), empty[0], x), select(is_nan_value(x), nan, cast(acc_t, 1)));
+        auto accumulate = [&](Func f, const std::vector<Expr> &at_args) {
+            const Tuple old = f(at_args);
+            const Tuple next = merge(old, element);
+            f(at_args) = Tuple(select(at < extent, next[0], old[0]), select(at < extent, next[1], old[1]));
+        };
+        Func lane_acc("lane_acc"), chunk_acc("chunk_acc"), row_acc("row_acc");
+        RDom lanes(0, shape.lanes, "lanes");
+        chunk_acc(i, c, o) = empty;
+        if (shape.lanes > 1) {
+            lane_acc(i, lane, c, o) = empty;
+            accumulate(lane_acc, {i, lane, c, o});
+            chunk_acc(i, c, o) = merge(chunk_acc(i, c, o), lane_acc(i, lanes, c, o));
+        } else {
+            accumulate(chunk_acc, {i, c, o});
+        }
+        RDom chunks(0, shape.chunks, "chunks");
+        row_acc(i, o) = empty;
+        row_acc(i, o) = merge(row_acc(i, o), chunk_acc(i, chunks, o));
+        const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
+        output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
+
+        allow_any_strides(input);
+        allow_any_strides(output);
+        apply_layout_contract(layout, input, output);
+        ReduceTreeStages stages{output, lane_acc, chunk_acc, row_acc, i, o, lane, c, steps, lanes, chunks, layout};
+        schedule_reduce_tree_gpu(stages, tuning, get_target());
     }
 };
 

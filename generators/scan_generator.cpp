@@ -27,6 +27,9 @@ public:
     GeneratorParam<ScanOp> op{"op", ScanOp::Sum, {{"sum", ScanOp::Sum}, {"product", ScanOp::Product}}};
     GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
+    // GPU, inner layout: a block stages a segment of a line in shared memory
+    // (long lines; see schedule_scan_gpu). Other kernels ignore it.
+    GeneratorParam<ScanStaging> staging{"staging", ScanStaging::None, scan_staging_names()};
     ScanTuning tuning;
 
     Input<Buffer<>> input{"input", 3};
@@ -61,10 +64,14 @@ public:
         Func x("x");
         x(i, r, o) = widen(clamped(i, r, o), acc_t);
 
+        // The input seen chunk by chunk: element k of chunk c.
+        Func tile("tile");
+        tile(i, k, c, o) = x(i, c * chunk + k, o);
+
         RDom in_chunk(0, chunk, "in_chunk");
         Func chunk_total("chunk_total");
         chunk_total(i, c, o) = identity;
-        chunk_total(i, c, o) = combine(chunk_total(i, c, o), x(i, c * chunk + in_chunk, o));
+        chunk_total(i, c, o) = combine(chunk_total(i, c, o), tile(i, in_chunk, c, o));
 
         // The carries (the total before each chunk) in two levels, so no serial
         // pass is longer than max(groups, group): group totals; the carry into
@@ -94,15 +101,16 @@ public:
         // so the totals of a chunk stay small beside a long line's carry (float
         // sums keep their digits over 2^28-element lines).
         RDom step(1, chunk - 1, "step");
-        const Expr at = c * chunk + step;
         Func scan("scan");
-        scan(i, k, c, o) = x(i, c * chunk + k, o);
+        scan(i, k, c, o) = tile(i, k, c, o);
         scan(i, 0, c, o) = select(exclusive == 0, scan(i, 0, c, o), identity);
         scan(i, step, c, o) =
-            combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), x(i, at - 1, o)));
+            combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), tile(i, step - 1, c, o)));
 
-        const Expr chunk_carry = carry(i, (r / chunk) % group, (r / chunk) / group, o);
-        const Expr result = chunked ? combine(chunk_carry, scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
+        Func chunk_carry("chunk_carry");  // (i, c, o): the total before chunk c
+        chunk_carry(i, c, o) = carry(i, c % group, c / group, o);
+        const Expr result =
+            chunked ? combine(chunk_carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         output(i, r, o) = narrow(result, t);
 
         allow_any_strides(input);
@@ -114,9 +122,10 @@ public:
         // The dimension the schedule vectorises (r for inner, i for outer), unit-stride on both sides.
         const int vector_dim = layout == Layout::Inner ? 1 : 0;
         const Expr dense = input.dim(vector_dim).stride() == 1 && output.dim(vector_dim).stride() == 1;
-        ScanStages stages{output, scan,     carry,          group_carry, group_total, chunk_total, i,      r,
-                          o,      k,        c,              g,           j,           in_chunk,    later_in_group,
-                          step,   extent,   groups,         dense,       exclusive == 0, layout,   t};
+        ScanStages stages{output,   scan,        tile,           chunk_carry, carry, group_carry,    group_total,
+                          chunk_total, i,       r,              o,           k,     c,              g,
+                          j,        in_chunk,    in_group,       later_group, later_in_group, step, extent,
+                          groups,   dense,       exclusive == 0, layout,      staging, t};
         schedule_scan(stages, tuning, get_target());
     }
 };

@@ -110,6 +110,53 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Ha
     }
 }
 
+// GPU chunking of a reduction: `chunks` pieces of `chunk` elements per output
+// (inner: blocks per row; outer: runs per column, capped so the final merge
+// stays short). Run-time expressions of the shape, aimed at gpu_target_blocks
+// blocks (inner) or gpu_target_threads threads (outer).
+struct GpuChunking {
+    Halide::Expr chunks, chunk;
+};
+
+inline GpuChunking gpu_reduce_chunking(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
+                                       const Halide::Expr &o_extent, const ReduceTuning &p) {
+    using namespace Halide;
+    auto ceil_div = [](const Expr &a, const Expr &b) { return (a + b - 1) / b; };
+    const Expr chunks =
+        layout == Layout::Inner
+            ? clamp(ceil_div(Expr((int)p.gpu_target_blocks), o_extent), 1, ceil_div(r_extent, (int)p.gpu_threads * (int)p.gpu_unroll))
+            : clamp(ceil_div(Expr((int)p.gpu_target_threads), i_extent * o_extent), 1,
+                    min(Expr((int)p.gpu_max_chunks), r_extent));
+    return {chunks, ceil_div(r_extent, chunks)};
+}
+
+// GPU loop shapes shared by the reduction schedules.
+struct GpuLoops {
+    Layout layout;
+    int threads;
+    Halide::Var i, o;
+    Halide::Var xt{"xt"}, ot{"ot"};  // the thread's x of `tile`; the thread of `per_output`
+
+    // Threads over (x, y) tiles; the x tiles fused with `z` into grid x, since
+    // CUDA grids stop at 65535 in y and z (rows and columns can be millions).
+    void tile(Halide::Stage st, Halide::Var x, Halide::Var y, int tx, int ty, Halide::Var z) const {
+        using namespace Halide;
+        Var xb("xb"), yb("yb"), yt("yt"), xz("xz");
+        st.split(x, xb, xt, tx, TailStrategy::GuardWithIf).split(y, yb, yt, ty, TailStrategy::GuardWithIf);
+        st.reorder(xt, yt, xb, z, yb).fuse(xb, z, xz).gpu_blocks(xz, yb).gpu_threads(xt, yt);
+    }
+    // A thread per output (inner: per row; outer: per column, the column tiles fused with o).
+    void per_output(Halide::Stage st) const {
+        using namespace Halide;
+        Var ob("ob"), ib("ib");
+        if (layout == Layout::Inner) {
+            st.split(o, ob, ot, threads, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
+        } else {
+            st.split(i, ib, ot, threads, TailStrategy::GuardWithIf).fuse(ib, o, ob).gpu_blocks(ob).gpu_threads(ot);
+        }
+    }
+};
+
 // GPU: every reduction is a two-level tree, so each thread accumulates a
 // bounded run of elements (float32 sums stay accurate over 2^28 elements) and
 // the whole GPU is busy however few outputs there are.
@@ -120,46 +167,21 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Ha
 //  - outer layout: the reduced rows are cut into `chunks` runs (split-K); a
 //    thread reduces one column over one run, consecutive threads reading
 //    consecutive columns; the output kernel merges a column's runs.
-// Chunk counts are run-time expressions of the shape, aimed at gpu_target_blocks
-// blocks (inner) or gpu_target_threads threads (outer). Very short inner rows
-// never reach these kernels: the runtime hands them to the outer kernel (a
-// thread per row), see cuda.json's "dispatch".
+// Very short inner rows never reach these kernels: the runtime hands them to
+// the outer kernel (a thread per row), see cuda.json's "dispatch".
 inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &) {
     using namespace Halide;
     const int threads = p.gpu_threads;
     const int unroll = p.gpu_unroll;
-    Var ob("ob"), ot("ot"), ib("ib"), c("c"), t("t"), xt("xt");
-    auto ceil_div = [](const Expr &a, const Expr &b) { return (a + b - 1) / b; };
+    Var c("c"), t("t");
     const bool inner = s.layout == Layout::Inner;
-    const Expr columns = s.i_extent * s.o_extent;
-    // Inner: blocks per row. Outer: runs per column, capped so the final merge stays short.
-    const Expr chunks = inner ? clamp(ceil_div(Expr((int)p.gpu_target_blocks), s.o_extent), 1,
-                                      ceil_div(s.r_extent, threads * unroll))
-                              : clamp(ceil_div(Expr((int)p.gpu_target_threads), columns), 1,
-                                      min(Expr((int)p.gpu_max_chunks), s.r_extent));
-    const Expr chunk = ceil_div(s.r_extent, chunks);
-
-    // Threads over (x, y) tiles (xt the thread's x); the x tiles fused with `z`
-    // into grid x, since CUDA grids stop at 65535 in y and z (rows and columns
-    // can be millions).
-    auto tile = [&](Stage st, Var x, Var y, int tx, int ty, Var z) {
-        Var xb("xb"), yb("yb"), yt("yt"), xz("xz");
-        st.split(x, xb, xt, tx, TailStrategy::GuardWithIf).split(y, yb, yt, ty, TailStrategy::GuardWithIf);
-        st.reorder(xt, yt, xb, z, yb).fuse(xb, z, xz).gpu_blocks(xz, yb).gpu_threads(xt, yt);
-    };
-    // A thread per output (inner: per row; outer: per column), the x tiles fused with o.
-    auto per_output = [&](Stage st) {
-        if (inner) {
-            st.split(s.o, ob, ot, threads, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
-        } else {
-            st.split(s.i, ib, ot, threads, TailStrategy::GuardWithIf).fuse(ib, s.o, ob).gpu_blocks(ob).gpu_threads(ot);
-        }
-    };
-    per_output(s.output);
+    const GpuChunking chunking = gpu_reduce_chunking(s.layout, s.i_extent, s.r_extent, s.o_extent, p);
+    const GpuLoops loops{s.layout, threads, s.i, s.o};
+    loops.per_output(s.output);
     for (size_t n = 0; n < s.reductions.size(); ++n) {
         Func f = s.reductions[n];
         RVar rc("rc"), rr("rr"), rk("rk"), rt("rt"), rko("rko"), rki("rki");
-        Func part = f.update().split(s.r, rc, rr, chunk, TailStrategy::GuardWithIf).rfactor(rc, c);
+        Func part = f.update().split(s.r, rc, rr, chunking.chunk, TailStrategy::GuardWithIf).rfactor(rc, c);
         // Accumulators must live in registers: a Func's storage follows its
         // compute level (global at root, shared memory at block level), so each
         // accumulating stage is computed inside a thread of a wrapper (`in()`)
@@ -183,23 +205,81 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             // otherwise 32 columns of 8 runs.
             Func runs = part.in();
             runs.compute_root();
-            tile(runs.specialize(chunks < 8), s.i, c, threads, 1, s.o);
-            tile(runs, s.i, c, 32, 8, s.o);
-            part.compute_at(runs, xt);
+            loops.tile(runs.specialize(chunking.chunks < 8), s.i, c, threads, 1, s.o);
+            loops.tile(runs, s.i, c, 32, 8, s.o);
+            part.compute_at(runs, loops.xt);
             part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
         }
         // The merge of the chunks: in the output kernel for the last reduction;
-        // earlier ones (LOG_SUM_EXP's max) are read by later ones' kernels.
+        // earlier ones (LOG_SUM_EXP's max, on CPUs) are read by later ones' kernels.
         if (n + 1 == s.reductions.size()) {
-            f.compute_at(s.output, ot);
+            f.compute_at(s.output, loops.ot);
         } else {
             Func merged = f.in();
             merged.compute_root();
-            per_output(merged);
-            f.compute_at(merged, ot);
+            loops.per_output(merged);
+            f.compute_at(merged, loops.ot);
         }
         // Unrolled, so the loads of several chunks' partials are in flight at once.
         f.update().split(rc, rko, rki, 8, TailStrategy::GuardWithIf).unroll(rki);
+    }
+}
+
+// A reduction written as an explicit tree (LOG_SUM_EXP on GPUs, whose
+// (max, scaled sum) merge rfactor cannot prove associative). Element
+// r = c * chunk + step * lanes + lane of an output's row:
+//   lane_acc(i, lane, c, o): a lane's elements of chunk c, serially (lanes > 1 only);
+//   chunk_acc(i, c, o): chunk c: its lanes merged (lanes > 1), or its elements serially;
+//   row_acc(i, o): the chunks merged.
+struct ReduceTreeStages {
+    Halide::Func output, lane_acc, chunk_acc, row_acc;
+    Halide::Var i, o, lane, c;
+    Halide::RDom steps, lanes, chunks;  // the RDoms of the updates that walk them
+    Layout layout;
+};
+
+// The tree's shape, the same chunking as the rfactor trees': lanes are a GPU
+// block's threads (inner layout) or 1 (outer: a thread per column and chunk).
+struct ReduceTreeShape {
+    int lanes;
+    Halide::Expr chunks, chunk;  // chunk: a multiple of lanes
+};
+
+inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
+                                         const Halide::Expr &o_extent, const ReduceTuning &p) {
+    const int lanes = layout == Layout::Inner ? (int)p.gpu_threads : 1;
+    const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
+    const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
+    return {lanes, (r_extent + chunk - 1) / chunk, chunk};
+}
+
+// The explicit tree on GPUs, mapped as schedule_reduce_gpu maps its rfactor trees.
+inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p, const Halide::Target &) {
+    using namespace Halide;
+    RVar so("so"), si("si");
+    const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o};
+    loops.per_output(s.output);
+    s.row_acc.compute_at(s.output, loops.ot);
+    s.row_acc.update().split(s.chunks.x, so, si, 8, TailStrategy::GuardWithIf).unroll(si);
+    Func chunk_accs = s.chunk_acc.in();
+    chunk_accs.compute_root();
+    if (s.layout == Layout::Inner) {
+        // A GPU block per (c, o): lanes are its threads, their pairs meet in
+        // shared memory and one thread merges them.
+        chunk_accs.reorder(s.i, s.o, s.c).gpu_blocks(s.o, s.c).gpu_threads(s.i);
+        s.chunk_acc.compute_at(chunk_accs, s.i);
+        s.chunk_acc.update().split(s.lanes.x, so, si, 8).unroll(si);
+        Func lane_accs = s.lane_acc.in();
+        lane_accs.compute_at(chunk_accs, s.o).gpu_threads(s.lane);
+        s.lane_acc.compute_at(lane_accs, s.lane);
+        s.lane_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
+    } else {
+        // A thread per (i, c), consecutive threads on consecutive columns.
+        const Expr chunks = s.chunks.x.extent();
+        loops.tile(chunk_accs.specialize(chunks < 8), s.i, s.c, p.gpu_threads, 1, s.o);
+        loops.tile(chunk_accs, s.i, s.c, 32, 8, s.o);
+        s.chunk_acc.compute_at(chunk_accs, loops.xt);
+        s.chunk_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
     }
 }
 

@@ -6,15 +6,33 @@
 
 namespace hdml {
 
+// How a GPU kernel of the inner layout reads its lines:
+//  - none: a thread per chunk reads the chunk's elements itself (short lines:
+//    a warp spans many lines);
+//  - shared: a block takes a segment of one line (gpu_threads chunks), staged
+//    through shared memory so every global load and store is coalesced (long
+//    lines; chosen at run time by cuda.json's scan_staged_min_line).
+enum class ScanStaging { None, Shared };
+
+inline const std::map<std::string, ScanStaging> &scan_staging_names() {
+    static const std::map<std::string, ScanStaging> names = {{"none", ScanStaging::None},
+                                                             {"shared", ScanStaging::Shared}};
+    return names;
+}
+
 struct ScanStages {
     Halide::Func output;       // (i, r, o)
     Halide::Func scan;         // (i, k, c, o): running totals inside chunk c
+    Halide::Func tile;         // (i, k, c, o): input element k of chunk c
+    Halide::Func chunk_carry;  // (i, c, o): total before chunk c (carry, flat)
     Halide::Func carry;        // (i, j, g, o): total before chunk g * group + j
     Halide::Func group_carry;  // (i, g, o): total before group g
     Halide::Func group_total;  // (i, g, o)
     Halide::Func chunk_total;  // (i, c, o)
     Halide::Var i, r, o, k, c, g, j;
     Halide::RDom in_chunk;        // chunk_total's reduction over a chunk
+    Halide::RDom in_group;        // group_total's reduction over a group's chunks
+    Halide::RDom later_group;     // g = 1 .. groups - 1 of group_carry's serial update
     Halide::RDom later_in_group;  // j = 1 .. group - 1 of carry's serial update
     Halide::RDom step;            // k = 1 .. chunk - 1 of scan's serial update
     Halide::Expr extent;          // of r
@@ -22,6 +40,7 @@ struct ScanStages {
     Halide::Expr dense;           // the vectorised dim is unit-stride in input and output
     Halide::Expr inclusive;       // the runtime exclusive flag is 0
     Layout layout;
+    ScanStaging staging;
     Halide::Type type;
 };
 
@@ -116,6 +135,65 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.output.specialize(s.dense);
 }
 
+// GPU, inner layout, long lines (staging=shared): the chunk totals and the
+// output run a block per segment of gpu_threads chunks of one line. The
+// segment's input is staged in shared memory by consecutive threads on
+// consecutive elements (coalesced); a thread per chunk then reduces or scans
+// its chunk in registers from there; the output takes the scanned segment back
+// through shared memory, consecutive threads on consecutive elements again.
+// Staged chunks are padded to gpu_chunk + 1 elements so that a thread per chunk
+// and a thread per element both hit distinct banks.
+inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    _halide_user_assert(s.layout == Layout::Inner && target.has_feature(Target::CUDA))
+        << "scan staging=shared is a CUDA kernel of the inner layout";
+    // 64-bit totals: half the threads, so the two staged segments (input and
+    // scanned) stay within the 48 KiB of static shared memory per block.
+    const int threads = s.type.bits() > 32 ? p.gpu_threads / 2 : (int)p.gpu_threads, chunk = p.gpu_chunk;
+    // A segment's chunks in shared memory (computed per block), padded.
+    auto padded_segment = [&](Func f, Func consumer, Var block) {
+        f.compute_at(consumer, block).bound(s.i, 0, 1).bound(s.k, 0, chunk + 1).bound_extent(s.c, threads);
+    };
+    // Staged from global memory: consecutive threads on consecutive elements.
+    auto coalesced = [&](Func staged) {
+        Var kc("kc"), kco("kco"), kct("kct");
+        staged.fuse(s.k, s.c, kc).split(kc, kco, kct, threads).reorder(s.i, kco, kct, s.o).gpu_threads(kct).unroll(kco);
+    };
+    Var blk("blk"), cb("cb"), ct("ct");
+    // Chunk totals: a thread per chunk of the block's segment.
+    Func chunk_totals = s.chunk_total.in();
+    chunk_totals.compute_root()
+        .split(s.c, cb, ct, threads, TailStrategy::GuardWithIf)
+        .reorder(s.i, ct, cb, s.o)
+        .fuse(cb, s.o, blk)
+        .gpu_blocks(blk)
+        .gpu_threads(ct);
+    Func totals_input = s.tile.in(s.chunk_total);
+    padded_segment(totals_input, chunk_totals, blk);
+    coalesced(totals_input);
+    s.chunk_total.compute_at(chunk_totals, ct).update().unroll(s.in_chunk.x);
+    // The output: a thread per element of the block's segment.
+    Var rb("rb"), rt("rt"), ru("ru"), rtt("rtt");
+    s.output.split(s.r, rb, rt, threads * chunk, TailStrategy::GuardWithIf)
+        .split(rt, ru, rtt, threads)
+        .reorder(s.i, ru, rtt, rb, s.o)
+        .fuse(rb, s.o, blk)
+        .gpu_blocks(blk)
+        .gpu_threads(rtt)
+        .unroll(ru, 8);
+    // The segment's carries, a thread per chunk, read from shared memory.
+    s.chunk_carry.compute_at(s.output, blk).bound(s.i, 0, 1).bound_extent(s.c, threads).gpu_threads(s.c);
+    Func scan_input = s.tile.in(s.scan);
+    padded_segment(scan_input, s.output, blk);
+    coalesced(scan_input);
+    Func scanned = s.scan.in(s.output);
+    padded_segment(scanned, s.output, blk);
+    scanned.reorder(s.i, s.k, s.c, s.o).gpu_threads(s.c).unroll(s.k);
+    s.scan.compute_at(scanned, s.c).bound(s.k, 0, chunk + 1).bound_extent(s.c, 1).unroll(s.k);
+    s.scan.update(0).unscheduled();
+    s.scan.update(1).unroll(s.step.x);
+}
+
 // GPU: both layouts run the chunked scan with chunks of gpu_chunk rows:
 //   chunk totals: a thread per (i, chunk, o), accumulating in a register;
 //   group totals: a thread per (i, group, o);
@@ -144,16 +222,28 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     };
     // Accumulating stages run inside a thread of a wrapper that stores their
     // result once, so the running value lives in a register.
-    Func chunk_totals = s.chunk_total.in();
-    chunk_totals.compute_root();
-    per_thread(chunk_totals, s.i, s.c, s.o);
-    s.chunk_total.compute_at(chunk_totals, t).update().unroll(s.in_chunk.x);
     // With one group, the carries into groups read no group total: an empty
     // buffer, which Halide's CUDA runtime refuses to allocate.
+    // Group totals. Long inner lines (the staged kernel): a warp per group, its
+    // lanes reading consecutive chunk totals (a 2^28-element line has groups of
+    // ~2900 chunks, too long for one thread's serial walk). Otherwise a thread
+    // per (i, group): coalesced over i (outer layout), or short groups (a short
+    // line's few chunks, where a warp per group would idle).
     Func group_totals = s.group_total.in();
     group_totals.compute_root().bound(s.g, 0, s.groups);
-    per_thread(group_totals, s.i, s.g, s.o);
-    s.group_total.compute_at(group_totals, t);
+    if (s.staging == ScanStaging::Shared) {
+        Var u("u"), go("go");
+        RVar jo("jo"), ji("ji");
+        Func lanes = s.group_total.update().split(s.in_group.x, jo, ji, 32, TailStrategy::GuardWithIf).rfactor(ji, u);
+        group_totals.fuse(s.g, s.o, go).gpu_blocks(go).gpu_threads(s.i);
+        s.group_total.compute_at(group_totals, s.i);
+        Func lane_totals = lanes.in();
+        lane_totals.compute_at(group_totals, go).gpu_threads(u);
+        lanes.compute_at(lane_totals, u);
+    } else {
+        per_thread(group_totals, s.i, s.g, s.o);
+        s.group_total.compute_at(group_totals, t);
+    }
     s.group_carry.compute_root();
     per_thread(s.group_carry, s.i, s.g, s.o);
     Var io("io"), b("b");
@@ -163,6 +253,14 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.carry.fuse(s.j, s.g, jg);
     per_thread(s.carry, s.i, jg, s.o);
     per_thread(s.carry.update(), s.i, s.g, s.o);
+    if (s.staging == ScanStaging::Shared) {
+        schedule_scan_gpu_staged(s, p, target);
+        return;
+    }
+    Func chunk_totals = s.chunk_total.in();
+    chunk_totals.compute_root();
+    per_thread(chunk_totals, s.i, s.c, s.o);
+    s.chunk_total.compute_at(chunk_totals, t).update().unroll(s.in_chunk.x);
     if (target.has_feature(Target::D3D12Compute)) {
         // D3D12 kernels cannot raise errors, so no bounds checks inside a
         // thread (the register path's bound_extent needs one): the in-chunk

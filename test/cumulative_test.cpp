@@ -200,6 +200,26 @@ TEST_CASE("cumulative ops on long lines (many chunks per line)", "[scan][random]
     }
 }
 
+// Long lines along the innermost axis, every type, direction and exclusivity:
+// on CUDA these take the kernel that stages segments of 4096 elements through
+// shared memory (cuda.json's scan_staged_min_line): whole and partial
+// segments, one line and several.
+TEST_CASE("cumulative ops on long inner lines, every type", "[scan][random]") {
+    std::mt19937 rng(test_seed() + 3);
+    const std::vector<std::vector<uint32_t>> shapes = {{2, 4097}, {8193}, {3, 2048}};
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE dtype : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                           DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32,
+                                           DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64}) {
+            for (const auto &sizes : shapes) {
+                for (int variant = 0; variant < 4; ++variant) {
+                    check_random_case(type, dtype, sizes, (uint32_t)sizes.size() - 1, variant & 1, variant & 2, rng);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("cumulative ops validation rules", "[scan][validation]") {
     Runner runner;
     auto expect = [&](ScanCase &c, DML_OPERATOR_TYPE type, const std::string &fragment, int direction = -1) {

@@ -221,6 +221,46 @@ TEST_CASE("REDUCE documented choices: AVERAGE, L2, LOG_SUM, LOG_SUM_EXP, MIN/MAX
     CHECK(run_float(DML_REDUCE_FUNCTION_MIN, {1, 2}, {0.0f, -0.0f}, {1})[0] == 0.0f);
 }
 
+// LOG_SUM_EXP's special values deep inside long rows and columns, where they
+// fall in different lanes and chunks of the GPU's one-pass tree of
+// (max, scaled sum) pairs: all -inf, +inf (twice), NaN, one finite value among
+// -inf, and large values that would overflow exp without the shift.
+TEST_CASE("REDUCE LOG_SUM_EXP special values in long rows and columns", "[reduce]") {
+    const uint32_t rows = 5, n = 70001;
+    std::mt19937 rng(test_seed() + 3);
+    std::uniform_real_distribution<float> small(-1, 1);
+    std::vector<std::vector<float>> row(rows, std::vector<float>(n));
+    for (uint32_t k = 0; k < n; ++k) {
+        row[0][k] = -INFINITY;
+        row[1][k] = small(rng);
+        row[2][k] = small(rng);
+        row[3][k] = -INFINITY;
+        row[4][k] = 1000 + small(rng);
+    }
+    row[1][3] = row[1][50000] = INFINITY;
+    row[2][65000] = NAN;
+    row[3][n - 1] = 5;
+    double shifted = 0;
+    for (float v : row[4]) shifted += std::exp((double)v - 1000);
+    const double expected4 = 1000 + std::log(shifted);
+    auto check = [&](const std::vector<float> &got, const char *layout) {
+        INFO(layout);
+        REQUIRE(got.size() == rows);
+        CHECK(got[0] == -INFINITY);
+        CHECK(got[1] == INFINITY);
+        CHECK(std::isnan(got[2]));
+        CHECK(got[3] == 5.0f);
+        CHECK(std::fabs(got[4] - expected4) < 1e-3);
+    };
+    std::vector<float> by_rows, by_columns(rows * n);
+    for (uint32_t r = 0; r < rows; ++r) {
+        by_rows.insert(by_rows.end(), row[r].begin(), row[r].end());
+        for (uint32_t k = 0; k < n; ++k) by_columns[k * rows + r] = row[r][k];
+    }
+    check(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {rows, n}, by_rows, {1}), "rows (inner axis)");
+    check(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n, rows}, by_columns, {0}), "columns (outer axis)");
+}
+
 TEST_CASE("REDUCE randomised against the reference: every function x type, ranks 1-8", "[reduce][random]") {
     std::mt19937 rng(test_seed());
     for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {

@@ -13,12 +13,13 @@ is compared with PyTorch's before it is timed.
 GB/s counts the minimal bytes: every input element read once plus every output
 element written once (gather also counts its index bytes).
 
-    python3 bench/cuda/gpu_bench.py --hdml <dir>/libhdml.so.0 [--json out.json] [--repeats 20]
+    python3 bench/cuda/gpu_bench.py --hdml <dir>/libhdml.so.0 [--json out.json] [--repeats 20] [--only REGEX]
     python3 bench/cuda/gpu_bench.py --table bench/cuda/h100.json     # reprint a saved run
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -255,6 +256,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--table", metavar="JSON", help="only print the table of an earlier run's JSON")
     parser.add_argument("--hdml", metavar="LIBHDML", help="path of libhdml.so.0 to measure beside PyTorch")
+    parser.add_argument("--only", metavar="REGEX", help="only the cases whose 'op case' text matches (a partial run)")
     args = parser.parse_args()
     if args.table:
         with open(args.table) as f:
@@ -270,6 +272,8 @@ def main():
     del src, dst
     rows = []
     for case in cases():
+        if args.only and not re.search(args.only, f"{case.op} {case.label}"):
+            continue
         row = dict(op=case.op, case=case.label, bytes=case.moved)
         row["torch"] = measure(timer, case.torch_fn, case.moved, timer.once(case.torch_fn))
         if hdml and case.hdml:
