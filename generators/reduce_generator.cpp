@@ -104,7 +104,8 @@ public:
             break;
         }
         case ReduceOp::LogSumExp: {
-            // CPUs: two passes (GPUs: generate_log_sum_exp_tree), shifted by the maximum so large inputs do not overflow.
+            // CPUs: two passes (GPUs: generate_log_sum_exp_tree), shifted by
+            // the maximum so large inputs do not overflow.
             // A non-finite maximum is the answer itself: all -inf gives -inf,
             // any +inf gives +inf, any NaN gives NaN.
             const Type k = UInt(t.bits());

@@ -122,10 +122,10 @@ public:
         // The dimension the schedule vectorises (r for inner, i for outer), unit-stride on both sides.
         const int vector_dim = layout == Layout::Inner ? 1 : 0;
         const Expr dense = input.dim(vector_dim).stride() == 1 && output.dim(vector_dim).stride() == 1;
-        ScanStages stages{output,   scan,        tile,           chunk_carry, carry, group_carry,    group_total,
-                          chunk_total, i,       r,              o,           k,     c,              g,
-                          j,        in_chunk,    in_group,       later_group, later_in_group, step, extent,
-                          groups,   dense,       exclusive == 0, layout,      staging, t};
+        ScanStages stages{output,   scan,     tile,           chunk_carry, carry,          group_carry, group_total,
+                          chunk_total, i,    r,              o,           k,              c,           g,
+                          j,        in_chunk, in_group,       later_in_group, step,        extent,      groups,
+                          dense,    exclusive == 0, layout,   staging,     t};
         schedule_scan(stages, tuning, get_target());
     }
 };

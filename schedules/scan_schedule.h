@@ -32,7 +32,6 @@ struct ScanStages {
     Halide::Var i, r, o, k, c, g, j;
     Halide::RDom in_chunk;        // chunk_total's reduction over a chunk
     Halide::RDom in_group;        // group_total's reduction over a group's chunks
-    Halide::RDom later_group;     // g = 1 .. groups - 1 of group_carry's serial update
     Halide::RDom later_in_group;  // j = 1 .. group - 1 of carry's serial update
     Halide::RDom step;            // k = 1 .. chunk - 1 of scan's serial update
     Halide::Expr extent;          // of r
@@ -196,11 +195,13 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
 
 // GPU: both layouts run the chunked scan with chunks of gpu_chunk rows:
 //   chunk totals: a thread per (i, chunk, o), accumulating in a register;
-//   group totals: a thread per (i, group, o);
+//   group totals: a thread per (i, group, o) (staged kernel: a warp per group);
 //   carries into groups: a thread per (i, o), serially over the groups;
 //   carries into chunks: a thread per (i, group, o), serially inside the group;
 //   output: a thread per (i, chunk, o) scans its chunk in registers (unrolled)
 //   and joins the carry.
+// Long inner lines (staging=shared) run the chunk totals and the output through
+// shared memory instead (schedule_scan_gpu_staged).
 // Outer layout: consecutive threads take consecutive i (coalesced).
 inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
@@ -222,13 +223,13 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     };
     // Accumulating stages run inside a thread of a wrapper that stores their
     // result once, so the running value lives in a register.
-    // With one group, the carries into groups read no group total: an empty
-    // buffer, which Halide's CUDA runtime refuses to allocate.
     // Group totals. Long inner lines (the staged kernel): a warp per group, its
     // lanes reading consecutive chunk totals (a 2^28-element line has groups of
     // ~2900 chunks, too long for one thread's serial walk). Otherwise a thread
     // per (i, group): coalesced over i (outer layout), or short groups (a short
     // line's few chunks, where a warp per group would idle).
+    // With one group, the carries into groups read no group total: an empty
+    // buffer, which Halide's CUDA runtime refuses to allocate (hence the bound).
     Func group_totals = s.group_total.in();
     group_totals.compute_root().bound(s.g, 0, s.groups);
     if (s.staging == ScanStaging::Shared) {
