@@ -61,10 +61,13 @@ void allow_any_strides(Param &buffer) {
     buffer.dim(0).set_stride(Halide::Expr());
 }
 
-// The contract of the inner layout: i has extent 1 (the runtime folds every
+// The buffers of a kernel with a layout (reductions, scans): any strides, as
+// DirectML's; and for the inner layout, i has extent 1 (the runtime folds every
 // kept dim into o or its C++ loops), which gives schedules constant-size buffers.
 template <typename In, typename Out>
 void apply_layout_contract(Layout layout, In &input, Out &output) {
+    allow_any_strides(input);
+    allow_any_strides(output);
     if (layout == Layout::Inner) {
         input.dim(0).set_bounds(0, 1);
         output.dim(0).set_bounds(0, 1);

@@ -13,13 +13,11 @@ using namespace Halide;
 // (none, /N, sqrt, log) are run-time inputs, so one pipeline serves six functions.
 enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 
-// What every reducing generator does once its Funcs are defined: accept any
-// strides, state the layout contract, and hand the Funcs to the schedule.
+// What every reducing generator does once its Funcs are defined: state the
+// layout contract (any strides included) and hand the Funcs to the schedule.
 template <typename In, typename Out>
 void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o, RDom r,
                               Layout layout, const ReduceTuning &tuning, const Target &target) {
-    allow_any_strides(input);
-    allow_any_strides(output);
     apply_layout_contract(layout, input, output);
     ReduceStages stages{output, reductions, i, o, r, layout, input.type(), input.dim(0).stride(),
                         input.dim(1).stride(), input.dim(0).extent(), input.dim(1).extent(),
@@ -178,8 +176,6 @@ public:
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
         output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
-        allow_any_strides(input);
-        allow_any_strides(output);
         apply_layout_contract(layout, input, output);
         ReduceTreeStages stages{output, lane_acc, chunk_acc, row_acc, i, o, lane, c, steps, lanes, chunks, layout};
         schedule_reduce_tree_gpu(stages, tuning, get_target());

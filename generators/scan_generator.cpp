@@ -113,8 +113,6 @@ public:
             chunked ? combine(chunk_carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         output(i, r, o) = narrow(result, t);
 
-        allow_any_strides(input);
-        allow_any_strides(output);
         apply_layout_contract(layout, input, output);
         // r starts at 0 (the runtime's buffers do), so a chunk of output rows maps onto one chunk.
         input.dim(1).set_min(0);

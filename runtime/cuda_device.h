@@ -1,6 +1,7 @@
 // CUDA devices: creation (the GPU's primary context and a stream of hdml's, or
-// the caller's own), and stream-ordered scratch memory for executions. Works in every build: the driver is loaded at run time, and without
-// it creation fails with DXGI_ERROR_UNSUPPORTED and the reason.
+// the caller's own), and stream-ordered scratch memory for executions. Works in
+// every build: the driver is loaded at run time, and without it creation fails
+// with DXGI_ERROR_UNSUPPORTED and the reason.
 #pragma once
 
 #include "hdml/directml.h"

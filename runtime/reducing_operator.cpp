@@ -76,7 +76,9 @@ HRESULT ReducingOperator::plan_packing(const std::string &what) {
 
 void ReducingOperator::choose_device_mapping() {
 #if HDML_HAVE_CUDA
-    if (on_cuda(device)) use_thread_per_row(&shape_, HDML_CUDA_REDUCE_THREAD_PER_ROW_MAX, HDML_CUDA_REDUCE_THREAD_PER_ROW_MIN_ROWS);
+    if (on_cuda(device)) {
+        use_thread_per_row(&shape_, HDML_CUDA_REDUCE_THREAD_PER_ROW_MAX, HDML_CUDA_REDUCE_THREAD_PER_ROW_MIN_ROWS);
+    }
 #endif
 }
 
@@ -183,7 +185,8 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
         // The kernel wrote each index into the low 32 bits; clear the high halves.
         static const uint32_t kZeroWord = 0;
         const void *zero = on_cuda(device) ? device.cuda_zero_word : &kZeroWord;
-        HDML_RETURN_IF_FAILED(run_copy(device, clear_kernel_, clear_plan_, static_cast<const uint8_t *>(zero), output + 4, 4));
+        HDML_RETURN_IF_FAILED(
+            run_copy(device, clear_kernel_, clear_plan_, static_cast<const uint8_t *>(zero), output + 4, 4));
     }
     return S_OK;
 }

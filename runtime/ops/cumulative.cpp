@@ -78,7 +78,9 @@ public:
                                  outer_layout_ ? "outer" : "inner", op);
 #if HDML_HAVE_CUDA
         // Long lines along the innermost axis: the kernel that stages segments through shared memory.
-        if (on_cuda(device) && !outer_layout_ && r_.extent >= HDML_CUDA_SCAN_STAGED_MIN_LINE) key += " staging=shared";
+        if (on_cuda(device) && !outer_layout_ && r_.extent >= HDML_CUDA_SCAN_STAGED_MIN_LINE) {
+            key += " staging=shared";
+        }
 #endif
         HDML_RETURN_IF_FAILED(require_kernel(device, "scan", key, name, &kernel_));
         log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name, kernel_->name,
