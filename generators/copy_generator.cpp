@@ -27,7 +27,7 @@ public:
         allow_any_strides(input);
         allow_any_strides(output);
         CopyStages stages{output, x, y, z, input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
-                          output.dim(0).extent()};
+                          output.dim(0).extent(), output.dim(2).extent()};
         schedule_copy(stages, tuning, get_target());
     }
 };

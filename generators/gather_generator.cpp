@@ -36,7 +36,7 @@ public:
         allow_any_strides(output);
         const Expr j_dense = output.dim(1).stride() == 1 && indices.dim(0).stride() == 1 && input.dim(1).stride() == 1;
         GatherStages stages{output, x, j, y, output.dim(0).stride(), output.dim(0).extent(), input.dim(0).stride(),
-                            j_dense};
+                            j_dense, output.dim(2).extent()};
         schedule_gather(stages, tuning, get_target());
     }
 };
@@ -73,7 +73,7 @@ public:
         allow_any_strides(input);
         allow_any_strides(output);
         CopyStages stages{output, x, y, z, input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
-                          output.dim(0).extent()};
+                          output.dim(0).extent(), output.dim(2).extent()};
         schedule_copy(stages, tuning, get_target());
     }
 };

@@ -177,7 +177,8 @@ public:
         output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
         apply_layout_contract(layout, input, output);
-        ReduceTreeStages stages{output, lane_acc, chunk_acc, row_acc, i, o, lane, c, steps, lanes, chunks, layout};
+        ReduceTreeStages stages{output, lane_acc, chunk_acc, row_acc, i, o, lane, c, steps, lanes, chunks, layout,
+                                input.dim(0).extent()};
         schedule_reduce_tree_gpu(stages, tuning, get_target());
     }
 };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "schedules/copy_schedule.h"
 
 namespace hdml {
 
@@ -13,14 +14,16 @@ struct GatherStages {
     // Gathering along the innermost axis is fastest when j is dense in the
     // output and the indices, and the gathered axis dense in the input.
     Halide::Expr j_dense;
+    Halide::Expr y_extent;
 };
 
 struct GatherTuning {
     // CPU: rows (j values) per parallel task, and vector width in natural vectors.
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     Halide::GeneratorParam<int> vectors{"vectors", 2};
-    // GPU: threads per block, and gathered rows per thread.
+    // GPU: threads per block (gpu_threads_x of them along x), and gathered rows per thread.
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
+    Halide::GeneratorParam<int> gpu_threads_x{"gpu_threads_x", 64};
     Halide::GeneratorParam<int> gpu_rows{"gpu_rows", 4};
 };
 
@@ -28,24 +31,15 @@ inline void schedule_gather(GatherStages &s, const GatherTuning &p, const Halide
     using namespace Halide;
     Var jo("jo"), ji("ji"), xo("xo"), xi("xi"), t("t");
     if (target.has_gpu_feature()) {
-        // Rows (x long): threads along x (coalesced), each thread copying
-        // gpu_rows gathered rows, unrolled. Along the innermost axis (x is 1):
-        // threads along j. Block indices fused into one grid dim (CUDA grids
-        // stop at 65535 in y and z).
-        Var b("b"), jb("jb");
+        // Along the innermost axis (x is 1): threads along j. Rows (x long):
+        // copied as the copy kernel copies rows (schedule_rows_gpu), j for y.
+        Var b("b");
         s.output.specialize(s.x_extent == 1)
             .split(s.j, jo, ji, p.gpu_threads, TailStrategy::GuardWithIf)
             .fuse(jo, s.y, b)
             .gpu_blocks(b)
             .gpu_threads(ji);
-        s.output.split(s.x, xo, xi, p.gpu_threads, TailStrategy::GuardWithIf)
-            .split(s.j, jo, ji, p.gpu_rows, TailStrategy::GuardWithIf)
-            .reorder(xi, ji, xo, jo, s.y)
-            .fuse(xo, jo, jb)
-            .fuse(jb, s.y, b)
-            .gpu_blocks(b)
-            .gpu_threads(xi)
-            .unroll(ji);
+        schedule_rows_gpu(s.output, s.x, s.j, s.y, s.y_extent, p.gpu_threads, p.gpu_threads_x, p.gpu_rows);
         return;
     }
     const int lanes = target.natural_vector_size(s.output.output_types()[0]) * p.vectors;

@@ -102,6 +102,54 @@ TEST_CASE("JOIN: DxDispatch's dml_join.json model (sub-range bindings)", "[join]
     CHECK(floats(out) == std::vector<float>{1, 2, 3, 100, 115, 5, 6, 7, 8, 9});
 }
 
+namespace {
+
+// SPLITs `whole` along `axis` into pieces of `lengths` (strides from
+// `strides_of`), checks them and the untouched padding, then JOINs them into a
+// fresh tensor and checks that.
+template <typename StridesOf>
+void check_round_trip(TestTensor &whole, uint32_t axis, const std::vector<uint32_t> &lengths, StridesOf strides_of,
+                      std::mt19937 &rng, const std::string &label) {
+    INFO(label);
+    whole.for_each_index([&](const std::vector<uint32_t> &i) {
+        whole.set_bits(whole.offset(i), ((uint64_t)rng() << 32) | rng());
+    });
+    std::vector<TestTensor> pieces;
+    for (uint32_t len : lengths) {
+        std::vector<uint32_t> s = whole.sizes;
+        s[axis] = len;
+        pieces.emplace_back(whole.type, s, strides_of(s));
+    }
+    auto d = descs(pieces);
+    // SPLIT: whole -> pieces.
+    DML_SPLIT_OPERATOR_DESC split{&whole.desc, (UINT)pieces.size(), d.data(), axis};
+    Runner splitter;
+    REQUIRE(splitter.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+    const std::vector<TestTensor> before = pieces;
+    REQUIRE(splitter.execute({whole.binding()}, bindings(pieces)) == S_OK);
+    uint32_t offset = 0;
+    for (size_t k = 0; k < pieces.size(); ++k) {
+        check_piece(whole, pieces[k], axis, offset, label + " split piece " + std::to_string(k));
+        check_padding_untouched(pieces[k], before[k], label);
+        offset += lengths[k];
+    }
+    // JOIN: pieces -> a fresh whole with other strides.
+    TestTensor joined(whole.type, whole.sizes, strides_of(whole.sizes));
+    const TestTensor joined_before = joined;
+    DML_JOIN_OPERATOR_DESC join{(UINT)pieces.size(), d.data(), &joined.desc, axis};
+    Runner joiner;
+    REQUIRE(joiner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+    REQUIRE(joiner.execute(bindings(pieces), {joined.binding()}) == S_OK);
+    offset = 0;
+    for (size_t k = 0; k < pieces.size(); ++k) {
+        check_piece(joined, pieces[k], axis, offset, label + " join piece " + std::to_string(k));
+        offset += lengths[k];
+    }
+    check_padding_untouched(joined, joined_before, label);
+}
+
+}  // namespace
+
 TEST_CASE("SPLIT then JOIN randomised against the reference: ranks 1-8, every data type", "[split][join][random]") {
     std::mt19937 rng(test_seed());
     static const uint32_t primes[] = {1, 2, 3, 5, 7};
@@ -120,46 +168,54 @@ TEST_CASE("SPLIT then JOIN randomised against the reference: ranks 1-8, every da
                     left -= len;
                 }
                 TestTensor whole(type, sizes, random_strides(sizes, rng, false));
-                whole.for_each_index([&](const std::vector<uint32_t> &i) {
-                    whole.set_bits(whole.offset(i), ((uint64_t)rng() << 32) | rng());
-                });
-                std::vector<TestTensor> pieces;
-                for (uint32_t len : lengths) {
-                    std::vector<uint32_t> s = sizes;
-                    s[axis] = len;
-                    pieces.emplace_back(type, s, random_strides(s, rng, false));
-                }
                 const std::string label = std::string(short_name(type)) + " sizes " + shape_string(sizes) + " axis " +
                                           std::to_string(axis) + " pieces " + shape_string(lengths) + " (seed " +
                                           std::to_string(test_seed()) + ")";
-                INFO(label);
-                auto d = descs(pieces);
-                // SPLIT: whole -> pieces.
-                DML_SPLIT_OPERATOR_DESC split{&whole.desc, (UINT)pieces.size(), d.data(), axis};
-                Runner splitter;
-                REQUIRE(splitter.create(DML_OPERATOR_SPLIT, &split) == S_OK);
-                const std::vector<TestTensor> before = pieces;
-                REQUIRE(splitter.execute({whole.binding()}, bindings(pieces)) == S_OK);
-                uint32_t offset = 0;
-                for (size_t k = 0; k < pieces.size(); ++k) {
-                    check_piece(whole, pieces[k], axis, offset, label + " split piece " + std::to_string(k));
-                    check_padding_untouched(pieces[k], before[k], label);
-                    offset += lengths[k];
-                }
-                // JOIN: pieces -> a fresh whole with other strides.
-                TestTensor joined(type, sizes, random_strides(sizes, rng, false));
-                const TestTensor joined_before = joined;
-                DML_JOIN_OPERATOR_DESC join{(UINT)pieces.size(), d.data(), &joined.desc, axis};
-                Runner joiner;
-                REQUIRE(joiner.create(DML_OPERATOR_JOIN, &join) == S_OK);
-                REQUIRE(joiner.execute(bindings(pieces), {joined.binding()}) == S_OK);
-                offset = 0;
-                for (size_t k = 0; k < pieces.size(); ++k) {
-                    check_piece(joined, pieces[k], axis, offset, label + " join piece " + std::to_string(k));
-                    offset += lengths[k];
-                }
-                check_padding_untouched(joined, joined_before, label);
+                check_round_trip(
+                    whole, axis, lengths, [&](const std::vector<uint32_t> &s) { return random_strides(s, rng, false); },
+                    rng, label);
             }
+        }
+    }
+}
+
+// Dense rows, the copy plans' main path (dims fused into long rows, a long
+// contiguous run cut into rows for the kernel): pieces on and just off 16-byte
+// boundaries, padded rows, whole-row pieces and runs of 2^13 vectors.
+TEST_CASE("SPLIT then JOIN of dense rows on and off 16-byte boundaries, every data type", "[split][join][aligned]") {
+    std::mt19937 rng(test_seed());
+    for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
+        const uint32_t v = 16 / bytes_of(type);  // elements per 16 bytes
+        struct Case {
+            std::vector<uint32_t> sizes;
+            uint32_t axis;
+            std::vector<uint32_t> lengths;
+            uint32_t row_padding;  // elements added to the innermost dim's row stride
+        };
+        const Case cases[] = {
+            {{3, 5, 8 * v}, 2, {2 * v, 5 * v, v}, 0},      // aligned pieces of rows
+            {{3, 5, 8 * v}, 2, {2 * v, 5 * v, v}, v},      // ... in padded rows
+            {{3, 5, 8 * v}, 2, {v + 1, 7 * v - 1}, 0},     // off the boundaries
+            {{3, 5, 8 * v}, 2, {2 * v, 6 * v}, 1},         // aligned pieces, rows padded off them
+            {{4, 6, 4 * v}, 1, {1, 2, 3}, 0},              // whole rows: the piece is one dense run
+            {{2, 8192 * v}, 1, {4096 * v, 4096 * v}, 0},   // runs long enough to be cut into rows
+            {{3, 4 * v + 2}, 1, {2, 4 * v}, 0},            // an aligned piece after an unaligned one
+        };
+        for (const Case &c : cases) {
+            auto strides_of = [&](const std::vector<uint32_t> &s) {
+                std::vector<uint32_t> st(s.size());
+                uint32_t stride = 1;
+                for (size_t d = s.size(); d-- > 0;) {
+                    st[d] = stride;
+                    stride *= s[d] + (d + 1 == s.size() ? c.row_padding : 0);
+                }
+                return st;
+            };
+            TestTensor whole(type, c.sizes, strides_of(c.sizes));
+            const std::string label = std::string(short_name(type)) + " sizes " + shape_string(c.sizes) + " axis " +
+                                      std::to_string(c.axis) + " pieces " + shape_string(c.lengths) + " row padding " +
+                                      std::to_string(c.row_padding);
+            check_round_trip(whole, c.axis, c.lengths, strides_of, rng, label);
         }
     }
 }

@@ -33,14 +33,22 @@ public:
     CUctx_st *context() const { return context_; }
     CUstream_st *stream() const { return stream_; }
 
+    // The copy is enqueued on this stream and waited for: cuMemcpyHtoD from
+    // pageable memory may return before its DMA lands, and it runs on the
+    // legacy default stream, which does not order with this non-blocking
+    // stream, so kernels enqueued next could read the allocation's old
+    // contents (seen once in several H100 runs of reduce_test: a SUM of -inf).
     CUdeviceptr upload(const void *host, size_t bytes) {
         CUdeviceptr pointer = 0;
         check(cuMemAlloc(&pointer, bytes ? bytes : 1), "cuMemAlloc");
-        if (bytes) check(cuMemcpyHtoD(pointer, host, bytes), "cuMemcpyHtoD");
+        if (bytes) check(cuMemcpyHtoDAsync(pointer, host, bytes, stream_), "cuMemcpyHtoDAsync");
+        synchronize();
         return pointer;
     }
+    // Ordered after the kernels enqueued on this stream, then waited for.
     void download(void *host, CUdeviceptr pointer, size_t bytes) {
-        if (bytes) check(cuMemcpyDtoH(host, pointer, bytes), "cuMemcpyDtoH");
+        if (bytes) check(cuMemcpyDtoHAsync(host, pointer, bytes, stream_), "cuMemcpyDtoHAsync");
+        synchronize();
     }
     void release(CUdeviceptr pointer) { check(cuMemFree(pointer), "cuMemFree"); }
     void synchronize() { check(cuStreamSynchronize(stream_), "cuStreamSynchronize"); }
@@ -67,8 +75,8 @@ private:
         auto stream_create = (StreamCreate)sym("cuStreamCreate");
         cuMemAlloc = (decltype(cuMemAlloc))sym("cuMemAlloc_v2");
         cuMemFree = (decltype(cuMemFree))sym("cuMemFree_v2");
-        cuMemcpyHtoD = (decltype(cuMemcpyHtoD))sym("cuMemcpyHtoD_v2");
-        cuMemcpyDtoH = (decltype(cuMemcpyDtoH))sym("cuMemcpyDtoH_v2");
+        cuMemcpyHtoDAsync = (decltype(cuMemcpyHtoDAsync))sym("cuMemcpyHtoDAsync_v2");
+        cuMemcpyDtoHAsync = (decltype(cuMemcpyDtoHAsync))sym("cuMemcpyDtoHAsync_v2");
         cuStreamSynchronize = (decltype(cuStreamSynchronize))sym("cuStreamSynchronize");
         int gpus = 0, gpu = 0;
         if (!init || init(0) != 0 || count(&gpus) != 0 || gpus == 0) {
@@ -93,8 +101,8 @@ private:
     CUstream_st *stream_ = nullptr;
     int (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
     int (*cuMemFree)(CUdeviceptr) = nullptr;
-    int (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
-    int (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
+    int (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream_st *) = nullptr;
+    int (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream_st *) = nullptr;
     int (*cuStreamSynchronize)(CUstream_st *) = nullptr;
 };
 
