@@ -14,6 +14,8 @@ struct CopyStages {
     Halide::Expr x_extent, z_extent;
 };
 
+// The copy kernel's numbers; the gather kernel's too (GatherTuning), which
+// copies rows the same way.
 struct CopyTuning {
     // CPU: rows (y, z pairs) per parallel task, and vector width in natural vectors.
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 16};
@@ -51,7 +53,7 @@ inline void schedule_rows_gpu(Halide::Func out, Halide::Var x, Halide::Var y, Ha
 
 inline void schedule_copy(CopyStages &s, const CopyTuning &p, const Halide::Target &target) {
     using namespace Halide;
-    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), t("t");
+    Var t("t");
     if (target.has_gpu_feature()) {
         schedule_rows_gpu(s.output, s.x, s.y, s.z, s.z_extent, p.gpu_threads, p.gpu_threads_x, p.gpu_rows);
         return;

@@ -17,19 +17,13 @@ struct GatherStages {
     Halide::Expr y_extent;
 };
 
-struct GatherTuning {
-    // CPU: rows (j values) per parallel task, and vector width in natural vectors.
-    Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 16};
-    Halide::GeneratorParam<int> vectors{"vectors", 2};
-    // GPU: threads per block (gpu_threads_x of them along x), and gathered rows per thread.
-    Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
-    Halide::GeneratorParam<int> gpu_threads_x{"gpu_threads_x", 64};
-    Halide::GeneratorParam<int> gpu_rows{"gpu_rows", 4};
-};
+// Gathered rows are copied as the copy kernel copies rows: the same numbers
+// (rows are j values here).
+using GatherTuning = CopyTuning;
 
 inline void schedule_gather(GatherStages &s, const GatherTuning &p, const Halide::Target &target) {
     using namespace Halide;
-    Var jo("jo"), ji("ji"), xo("xo"), xi("xi"), t("t");
+    Var jo("jo"), ji("ji"), t("t");
     if (target.has_gpu_feature()) {
         // Along the innermost axis (x is 1): threads along j. Rows (x long):
         // copied as the copy kernel copies rows (schedule_rows_gpu), j for y.
