@@ -15,13 +15,15 @@ enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 
 // What every reducing generator does once its Funcs are defined: state the
 // layout contract (any strides included) and hand the Funcs to the schedule.
+// `word`: the first output dimension of ARGMAX/ARGMIN (see ReduceStages).
 template <typename In, typename Out>
 void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o, RDom r,
-                              Layout layout, const ReduceTuning &tuning, const Target &target) {
-    apply_layout_contract(layout, input, output);
+                              Layout layout, const ReduceTuning &tuning, const Target &target,
+                              std::optional<Var> word = std::nullopt) {
+    apply_layout_contract(layout, input, output, word ? 1 : 0);
     ReduceStages stages{output, reductions, i, o, r, layout, input.type(), input.dim(0).stride(),
                         input.dim(1).stride(), input.dim(0).extent(), input.dim(1).extent(),
-                        input.dim(2).extent()};
+                        input.dim(2).extent(), word};
     schedule_reduce(stages, tuning, target);
 }
 
@@ -133,7 +135,7 @@ public:
     // (carried in s).
     void generate_log_sum_exp_tree() {
         const Type acc_t = Float(32);
-        Var i("i"), o("o"), lane("lane"), c("c");
+        Var i("i"), o("o"), lane("lane"), c("c"), stream_lane("stream_lane");
         const Expr extent = input.dim(1).extent();
         const ReduceTreeShape shape =
             reduce_tree_shape(layout, input.dim(0).extent(), extent, input.dim(2).extent(), tuning);
@@ -170,21 +172,36 @@ public:
         } else {
             accumulate(chunk_acc, {i, c, o});
         }
-        RDom chunks(0, shape.chunks, "chunks");
+        // A row's chunks merged in `merge_lanes` strided streams (stream k:
+        // chunks k, k + merge_lanes, ...; the tail past the last chunk is
+        // skipped), then the streams.
+        Func stream_acc("stream_acc");
+        RDom stream(0, (shape.chunks + shape.merge_lanes - 1) / shape.merge_lanes, "stream");
+        RDom streams(0, shape.merge_lanes, "streams");
+        const Expr chunk_at = stream * shape.merge_lanes + stream_lane;
+        stream_acc(i, stream_lane, o) = empty;
+        const Tuple so_far = stream_acc(i, stream_lane, o);
+        const Tuple merged = merge(so_far, chunk_acc(i, min(chunk_at, shape.chunks - 1), o));
+        const Expr in_row = chunk_at < shape.chunks;
+        stream_acc(i, stream_lane, o) =
+            Tuple(select(in_row, merged[0], so_far[0]), select(in_row, merged[1], so_far[1]));
         row_acc(i, o) = empty;
-        row_acc(i, o) = merge(row_acc(i, o), chunk_acc(i, chunks, o));
+        row_acc(i, o) = merge(row_acc(i, o), stream_acc(i, streams, o));
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
         output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
         apply_layout_contract(layout, input, output);
-        ReduceTreeStages stages{output, lane_acc, chunk_acc, row_acc, i, o, lane, c, steps, lanes, chunks, layout,
-                                input.dim(0).extent()};
+        ReduceTreeStages stages{output, lane_acc, chunk_acc, stream_acc, row_acc, i, o, lane, c, stream_lane,
+                                steps, lanes, stream, streams, layout, input.dim(0).extent(), shape.chunks};
         schedule_reduce_tree_gpu(stages, tuning, get_target());
     }
 };
 
 // Index of the maximum (or minimum) over r, first or last among ties, as uint32.
 // NaN compares above everything for both ARGMAX and ARGMIN (so NaN is found).
+// The output is (word, i, o): one word per index for 32-bit index tensors, two
+// for 64-bit ones (the index, then its high half: 0), so one kernel writes
+// either type.
 class ArgReduce : public Generator<ArgReduce> {
 public:
     GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
@@ -194,7 +211,7 @@ public:
     Input<Buffer<>> input{"input", 3};
     Input<int32_t> find_min{"find_min"};      // 0: argmax, 1: argmin
     Input<int32_t> last_index{"last_index"};  // 0: first index among ties, 1: last
-    Output<Buffer<uint32_t>> output{"output", 2};
+    Output<Buffer<uint32_t>> output{"output", 3};
 
     void configure() {
         input.set_type(halide_type_of(dtype));
@@ -203,7 +220,7 @@ public:
     void generate() {
         const Type t = halide_type_of(dtype);
         const Type k = UInt(t.bits());
-        Var i("i"), o("o");
+        Var i("i"), o("o"), word("word");
         RDom r(0, input.dim(1).extent(), "r");
         const Expr x = input(i, r, o);
 
@@ -236,8 +253,8 @@ public:
             best_index_key = where(i, o);
             reductions = {peak, where};
         }
-        output(i, o) = best_index_key ^ index_mask;
-        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target());
+        output(word, i, o) = select(word == 0, best_index_key ^ index_mask, cast<uint32_t>(0));
+        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target(), word);
     }
 };
 

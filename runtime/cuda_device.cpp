@@ -17,22 +17,6 @@ HRESULT cuda_failed(const char *what, cuda::CUresult result) {
     return fail(E_FAIL, format("%s failed: %s", what, cuda::describe(result).c_str()));
 }
 
-// Allocates and clears the device's zero word on its stream (stream-ordered:
-// every later use on the stream sees the zero).
-HRESULT make_zero_word(const cuda::Driver &d, hdml_device *device) {
-    cuda::ScopedContext current(d, device->cuda_context);
-    cuda::CUdeviceptr word = 0;
-    cuda::CUresult rc = d.cuMemAllocAsync(&word, 4, device->cuda_stream);
-    if (rc != 0) return cuda_failed("allocating the device's zero word", rc);
-    rc = d.cuMemsetD2D32Async(word, 4, 0, 1, 1, device->cuda_stream);
-    if (rc != 0) {
-        d.cuMemFreeAsync(word, device->cuda_stream);
-        return cuda_failed("clearing the device's zero word", rc);
-    }
-    device->cuda_zero_word = reinterpret_cast<void *>((uintptr_t)word);
-    return S_OK;
-}
-
 }  // namespace
 
 HRESULT create_cuda_device(uint32_t ordinal, hdml_device **device) {
@@ -68,11 +52,6 @@ HRESULT create_cuda_device(uint32_t ordinal, hdml_device **device) {
     created->cuda_context = context;
     created->cuda_stream = stream;
     created->owns_cuda = true;
-    if (const HRESULT hr = make_zero_word(*d, created); FAILED(hr)) {
-        release_cuda_device(created);
-        delete created;
-        return hr;
-    }
     *device = created;
     return S_OK;
 }
@@ -96,10 +75,6 @@ HRESULT create_cuda_device_from_context(CUctx_st *context, CUstream_st *stream, 
     created->cuda_context = context;
     created->cuda_stream = stream;  // null: the context's legacy default stream
     created->owns_cuda = false;
-    if (const HRESULT hr = make_zero_word(*d, created); FAILED(hr)) {
-        delete created;
-        return hr;
-    }
     *device = created;
     return S_OK;
 }
@@ -110,11 +85,9 @@ void release_cuda_device(hdml_device *device) {
     // under that cache. hdml keeps them for the process, as the CUDA runtime does.
     const cuda::Driver *d = cuda::driver(nullptr);
     if (!d) return;
+    if (!device->owns_cuda) return;
     cuda::ScopedContext current(*d, device->cuda_context);
-    if (device->cuda_zero_word) {
-        d->cuMemFreeAsync((cuda::CUdeviceptr)(uintptr_t)device->cuda_zero_word, device->cuda_stream);
-    }
-    if (device->owns_cuda) d->cuStreamDestroy(device->cuda_stream);
+    d->cuStreamDestroy(device->cuda_stream);
 }
 
 HRESULT CudaScratch::allocate(const hdml_device &device, size_t bytes) {

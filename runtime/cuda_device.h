@@ -18,8 +18,8 @@ HRESULT create_cuda_device(uint32_t ordinal, hdml_device **device);
 // hdmlCreateDeviceFromCudaContext: kernels run in `context`, on `stream`.
 HRESULT create_cuda_device_from_context(CUctx_st *context, CUstream_st *stream, hdml_device **device);
 
-// Frees the device's zero word and, for hdmlCreateDevice's devices, destroys
-// their stream (the primary context stays retained: see cuda_device.cpp).
+// For hdmlCreateDevice's devices, destroys their stream (the primary context
+// stays retained: see cuda_device.cpp).
 void release_cuda_device(hdml_device *device);
 
 // Device memory for one execution, allocated and freed in stream order on the

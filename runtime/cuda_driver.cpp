@@ -52,7 +52,6 @@ Loaded load() {
     resolve(library, "cuStreamDestroy_v2", &d.cuStreamDestroy, &missing);
     resolve(library, "cuMemAllocAsync", &d.cuMemAllocAsync, &missing);
     resolve(library, "cuMemFreeAsync", &d.cuMemFreeAsync, &missing);
-    resolve(library, "cuMemsetD2D32Async", &d.cuMemsetD2D32Async, &missing);
     resolve(library, "cuGetErrorString", &d.cuGetErrorString, &missing);
     if (!missing.empty()) {
         loaded.why = "the CUDA driver is older than hdml needs (11.2, stream-ordered allocation); it lacks " + missing;

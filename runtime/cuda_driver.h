@@ -31,8 +31,6 @@ struct Driver {
     CUresult (*cuStreamDestroy)(CUstream stream);
     CUresult (*cuMemAllocAsync)(CUdeviceptr *pointer, size_t bytes, CUstream stream);
     CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
-    CUresult (*cuMemsetD2D32Async)(CUdeviceptr destination, size_t pitch, unsigned value, size_t width,
-                                   size_t height, CUstream stream);
     CUresult (*cuGetErrorString)(CUresult result, const char **text);
 };
 

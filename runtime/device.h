@@ -17,10 +17,6 @@ struct hdml_device {
     CUctx_st *cuda_context = nullptr;
     CUstream_st *cuda_stream = nullptr;
     bool owns_cuda = false;
-    // CUDA: one 32-bit zero in device memory (the source of broadcast-zero
-    // copies, e.g. the high words of 64-bit indices), allocated and cleared on
-    // the stream when the device is created, freed with it.
-    void *cuda_zero_word = nullptr;
 };
 
 namespace hdml {

@@ -112,17 +112,10 @@ HRESULT ReducingOperator::init_arg_reduce(const Tensor &input, const Tensor &out
     outputs = {output};
     arg_ = true;
     arg_args_ = args;
-    wide_indices_ = is_wide(output.type);
-    shape_ = plan_reduce(input, output, mask, /*reorder_reduced=*/false, wide_indices_ ? 2 : 1);
+    // The kernel writes uint32 words: a 64-bit index is two, the high one 0.
+    index_words_ = is_wide(output.type) ? 2 : 1;
+    shape_ = plan_reduce(input, output, mask, /*reorder_reduced=*/false, index_words_);
     choose_device_mapping();
-    if (wide_indices_) {
-        // The high words of the 64-bit indices: a copy from one zero word
-        // (input strides 0) onto every second word of the output.
-        std::vector<CopyDim> dims;
-        for (uint32_t d = 0; d < output.rank; ++d) dims.push_back(CopyDim{output.sizes[d], 0, 2 * output.strides[d]});
-        clear_plan_ = plan_copy(dims);
-        HDML_RETURN_IF_FAILED(require_kernel(device, "copy", "dtype=uint32", what, &clear_kernel_));
-    }
     const std::string key =
         format("dtype=%s layout=%s", kernel_type_name(input.type), shape_.outer_layout ? "outer" : "inner");
     return choose_kernel("arg_reduce", key, what);
@@ -142,15 +135,20 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
         in_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.in_stride);
         in_buf.set_dim(1, (int32_t)shape_.r.extent, (int32_t)shape_.r.in_stride);
         in_buf.set_dim(2, (int32_t)shape_.o.extent, (int32_t)shape_.o.in_stride);
-        KernelBuffer<2> out_buf(output + out_off * out_size, out_type, device);
-        out_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.out_stride);
-        out_buf.set_dim(1, (int32_t)shape_.o.extent, (int32_t)shape_.o.out_stride);
+        uint8_t *out_at = output + out_off * out_size;
         KernelCall call(device);
         int rc;
         if (arg_) {
+            KernelBuffer<3> out_buf(out_at, out_type, device);  // (word, i, o)
+            out_buf.set_dim(0, (int32_t)index_words_, 1);
+            out_buf.set_dim(1, (int32_t)shape_.i.extent, (int32_t)shape_.i.out_stride);
+            out_buf.set_dim(2, (int32_t)shape_.o.extent, (int32_t)shape_.o.out_stride);
             rc = kernel_fn<arg_reduce_fn>(kernel_)(&call, &in_buf.buf, arg_args_.find_min, arg_args_.last_index,
                                                    &out_buf.buf);
         } else {
+            KernelBuffer<2> out_buf(out_at, out_type, device);
+            out_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.out_stride);
+            out_buf.set_dim(1, (int32_t)shape_.o.extent, (int32_t)shape_.o.out_stride);
             rc = kernel_fn<reduce_fn>(kernel_)(&call, &in_buf.buf, reduce_args_.element_map, reduce_args_.finish,
                                                &out_buf.buf);
         }
@@ -179,16 +177,7 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
         HDML_RETURN_IF_FAILED(run_copy(device, pack_kernel_, pack_plan_, input, packed, esize));
         input = packed;
     }
-    HDML_RETURN_IF_FAILED(call_kernel(input, output));
-
-    if (wide_indices_) {
-        // The kernel wrote each index into the low 32 bits; clear the high halves.
-        static const uint32_t kZeroWord = 0;
-        const void *zero = on_cuda(device) ? device.cuda_zero_word : &kZeroWord;
-        HDML_RETURN_IF_FAILED(
-            run_copy(device, clear_kernel_, clear_plan_, static_cast<const uint8_t *>(zero), output + 4, 4));
-    }
-    return S_OK;
+    return call_kernel(input, output);
 }
 
 }  // namespace hdml

@@ -60,9 +60,7 @@ private:
     bool arg_ = false;
     ReduceArgs reduce_args_;
     ArgReduceArgs arg_args_;
-    bool wide_indices_ = false;  // 64-bit index output: kernel writes low words, run() clears high words
-    CopyPlan clear_plan_;        // ... by copying a broadcast zero word over them (copy kernel, uint32)
-    const KernelEntry *clear_kernel_ = nullptr;
+    uint32_t index_words_ = 1;  // ARGMAX/ARGMIN: uint32 words per index (2 for 64-bit index tensors)
 };
 
 }  // namespace hdml

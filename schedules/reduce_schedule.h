@@ -8,6 +8,7 @@
 #include "Halide.h"
 #include "generators/common.h"
 
+#include <optional>
 #include <vector>
 
 namespace hdml {
@@ -26,6 +27,9 @@ struct ReduceStages {
     // unit-stride case, where loads become dense vector loads.
     Halide::Expr i_stride, r_stride;
     Halide::Expr i_extent, r_extent, o_extent;
+    // ARGMAX/ARGMIN: output(word, i, o), words 0 and (64-bit indices) 1 of
+    // an index. CPUs write them in separate passes; GPU threads write both.
+    std::optional<Halide::Var> word;
 };
 
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
@@ -41,22 +45,24 @@ struct ReduceTuning {
     // GPU (see schedule_reduce_gpu): threads per block; independent loads in
     // flight per thread; blocks (inner) or threads (outer) to aim for; most
     // blocks per row (inner) and runs per column (outer), since the output
-    // kernel merges them serially.
+    // kernel merges them (a warp per row, a thread per column).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 256};
     Halide::GeneratorParam<int> gpu_unroll{"gpu_unroll", 4};
     Halide::GeneratorParam<int> gpu_target_blocks{"gpu_target_blocks", 1056};
     Halide::GeneratorParam<int> gpu_target_threads{"gpu_target_threads", 270336};
     Halide::GeneratorParam<int> gpu_max_row_chunks{"gpu_max_row_chunks", 1056};
     Halide::GeneratorParam<int> gpu_max_chunks{"gpu_max_chunks", 512};
-    // GPU: a row's (inner) or column's (outer) chunk partials merged per step
-    // of the output kernel's loop (independent loads in flight).
+    // GPU output kernel: chunk partials merged per step of a merging loop
+    // (independent loads in flight), and (outer layout) columns per thread.
     Halide::GeneratorParam<int> gpu_merge_unroll{"gpu_merge_unroll", 8};
+    Halide::GeneratorParam<int> gpu_merge_columns{"gpu_merge_columns", 4};
 };
 
 inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
     using namespace Halide;
     const int lanes = target.natural_vector_size(s.input_type.bits() > 32 ? s.input_type : Float(32));
     Var oo("oo"), oi("oi"), t("t"), u("u"), uo("uo"), ui("ui");
+    if (s.word) s.output.reorder(s.i, s.o, *s.word);  // outermost: the words are the loops below, twice
 
     if (s.layout == Layout::Inner) {
         // Rows are cut into blocks, (row, block) pairs spread over cores, so a
@@ -137,12 +143,17 @@ inline GpuChunking gpu_reduce_chunking(Layout layout, const Halide::Expr &i_exte
     return {chunks, ceil_div(r_extent, chunks)};
 }
 
+// Threads that merge one row's chunk partials in the output kernel (inner
+// layout): a warp on NVIDIA GPUs; on any GPU they meet through shared memory.
+constexpr int kMergeLanes = 32;
+
 // GPU loop shapes shared by the reduction schedules.
 struct GpuLoops {
     Layout layout;
     int threads;
     Halide::Var i, o;
-    Halide::Var xt{"xt"}, ot{"ot"};  // the thread's x of `tile`; the thread of `per_output`
+    // The thread's x of `tile`; the thread and block of `per_output` and `merge_tiles`.
+    Halide::Var xt{"xt"}, ot{"ot"}, ob{"ob"};
 
     // Threads over (x, y) tiles; the x tiles fused with `z` into grid x, since
     // CUDA grids stop at 65535 in y and z (rows and columns can be millions).
@@ -164,11 +175,83 @@ struct GpuLoops {
     // A thread per output (inner: per row; outer: per column, the column tiles fused with o).
     void per_output(Halide::Stage st) const {
         using namespace Halide;
-        Var ob("ob"), ib("ib");
+        Var ib("ib");
         if (layout == Layout::Inner) {
             st.split(o, ob, ot, threads, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
         } else {
             st.split(i, ib, ot, threads, TailStrategy::GuardWithIf).fuse(ib, o, ob).gpu_blocks(ob).gpu_threads(ot);
+        }
+    }
+
+    // The output kernel's loops, which merge the chunk partials:
+    //  - inner: a warp (kMergeLanes) per row, `threads` / 32 rows per block.
+    //    Lane l merges the row's chunks l, l + 32, ... (adjacent partials:
+    //    coalesced), then one thread merges the 32 lanes' results from shared
+    //    memory (see merge_in_warps). A thread per row took ~60 us to merge the 1056
+    //    partials of one long row serially on the H100.
+    //  - outer: a thread per `columns` adjacent columns (per column when there
+    //    are fewer than a block's worth), their merges interleaved so that
+    //    `columns` loads are in flight (see merge_in_columns). A block whose
+    //    threads each load one partial and exit ends before its loads overlap:
+    //    [16,16M]'s one-run merge moved 0.8 TB/s, 1.4 TB/s with 4 columns.
+    //    The price is stores 4 words apart across a warp: ARGMAX/ARGMIN's two
+    //    words per 64-bit index made that 8 partial writes per 32-byte sector
+    //    (327 us against 217 us), so they keep a column per thread.
+    void merge_tiles(Halide::Func consumer, const Halide::Expr &i_extent, int columns) const {
+        using namespace Halide;
+        if (layout == Layout::Inner) {
+            consumer.split(o, ob, ot, threads / kMergeLanes, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
+            return;
+        }
+        if (columns > 1) {
+            // Column tiles shifted inwards at the right edge (pure stages: a
+            // column computed twice is written twice with the same value).
+            Var ib("ib"), ii("ii"), ik("ik");
+            consumer.specialize(i_extent >= threads * columns)
+                .split(i, ib, ii, threads * columns, TailStrategy::ShiftInwards)
+                .split(ii, ot, ik, columns)
+                .reorder(ik, ot, ib, o)
+                .fuse(ib, o, ob)
+                .gpu_blocks(ob)
+                .gpu_threads(ot)
+                .unroll(ik);
+        }
+        per_output(consumer);
+    }
+    // Inner layout: `streams`(i, lane, o) merges the chunks lane, lane + 32, ...
+    // of a row over `chunk_r`; `f` then merges the kMergeLanes streams over `lane_r`.
+    void merge_in_warps(Halide::Func consumer, Halide::Func f, Halide::RVar lane_r, Halide::Func streams,
+                        Halide::Var lane, Halide::RVar chunk_r, int unroll) const {
+        using namespace Halide;
+        RVar rko("rko"), rki("rki");
+        f.compute_at(consumer, ot);
+        f.update().unroll(lane_r);
+        streams.compute_at(consumer, ob).reorder(i, lane, o).gpu_threads(lane, o);
+        streams.update().reorder(chunk_r, i, lane, o).gpu_threads(lane, o);
+        streams.update().split(chunk_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+    }
+    // Outer layout: `f` merges its columns' chunks over `chunk_r`, the columns
+    // innermost so that their loads are independent.
+    void merge_in_columns(Halide::Func consumer, Halide::Func f, Halide::RVar chunk_r, int unroll) const {
+        using namespace Halide;
+        RVar rko("rko"), rki("rki");
+        f.compute_at(consumer, ot).unroll(i);
+        f.update().split(chunk_r, rko, rki, unroll, TailStrategy::GuardWithIf).reorder(i, rki, rko, o);
+        f.update().unroll(i).unroll(rki);
+    }
+    // The merge of the partials `f` reads over rc (f(i, o) = merge(f(i, o), partial(i, rc, o))).
+    // `word`: the consumer writes index words (ARGMAX/ARGMIN, see ReduceStages).
+    void merge_chunks(Halide::Func consumer, Halide::Func f, Halide::RVar rc, const Halide::Expr &i_extent,
+                      bool word, const ReduceTuning &p) const {
+        using namespace Halide;
+        merge_tiles(consumer, i_extent, word ? 1 : (int)p.gpu_merge_columns);
+        if (layout == Layout::Inner) {
+            Var lane("lane");
+            RVar rco("rco"), rl("rl");
+            Func streams = f.update().split(rc, rco, rl, kMergeLanes, TailStrategy::GuardWithIf).rfactor(rl, lane);
+            merge_in_warps(consumer, f, rl, streams, lane, rco, p.gpu_merge_unroll);
+        } else {
+            merge_in_columns(consumer, f, rc, p.gpu_merge_unroll);
         }
     }
 };
@@ -193,7 +276,6 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
     const bool inner = s.layout == Layout::Inner;
     const GpuChunking chunking = gpu_reduce_chunking(s.layout, s.i_extent, s.r_extent, s.o_extent, p);
     const GpuLoops loops{s.layout, threads, s.i, s.o};
-    loops.per_output(s.output);
     for (size_t n = 0; n < s.reductions.size(); ++n) {
         Func f = s.reductions[n];
         RVar rc("rc"), rr("rr"), rk("rk"), rt("rt"), rko("rko"), rki("rki");
@@ -209,7 +291,12 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             // the wrapper stores the block's result.
             Func lane = part.update().split(rr, rk, rt, threads, TailStrategy::GuardWithIf).rfactor(rt, t);
             Func block = part.in(), lanes = lane.in();
-            block.compute_root().reorder(s.i, s.o, c).gpu_blocks(s.o, c).gpu_threads(s.i);
+            // A row's partials side by side, for the warp that merges them.
+            block.compute_root().reorder_storage(s.i, c, s.o);
+            block.reorder(s.i, s.o, c).gpu_blocks(s.o, c).gpu_threads(s.i);
+            // Unit-stride rows: loads at constant offsets from one address
+            // (no 64-bit multiply per element).
+            block.specialize(s.r_stride == 1);
             part.compute_at(block, s.i);
             part.update().split(rt, rko, rki, 8).unroll(rki);
             lanes.compute_at(block, s.o).gpu_threads(t);
@@ -224,17 +311,11 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
         }
         // The merge of the chunks: in the output kernel for the last reduction;
-        // earlier ones (LOG_SUM_EXP's max, on CPUs) are read by later ones' kernels.
-        if (n + 1 == s.reductions.size()) {
-            f.compute_at(s.output, loops.ot);
-        } else {
-            Func merged = f.in();
-            merged.compute_root();
-            loops.per_output(merged);
-            f.compute_at(merged, loops.ot);
-        }
-        // Unrolled, so the loads of several chunks' partials are in flight at once.
-        f.update().split(rc, rko, rki, p.gpu_merge_unroll, TailStrategy::GuardWithIf).unroll(rki);
+        // earlier ones (the 64-bit ARGMAX/ARGMIN's maximum) are read by later ones' kernels.
+        const bool last = n + 1 == s.reductions.size();
+        Func consumer = last ? s.output : f.in();
+        if (!last) consumer.compute_root();
+        loops.merge_chunks(consumer, f, rc, s.i_extent, last && s.word, p);
     }
 }
 
@@ -243,28 +324,31 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
 // r = c * chunk + step * lanes + lane of an output's row:
 //   lane_acc(i, lane, c, o): a lane's elements of chunk c, serially (lanes > 1 only);
 //   chunk_acc(i, c, o): chunk c: its lanes merged (lanes > 1), or its elements serially;
-//   row_acc(i, o): the chunks merged.
+//   stream_acc(i, stream_lane, o): chunks stream_lane, stream_lane + merge_lanes, ... merged;
+//   row_acc(i, o): the streams merged.
 struct ReduceTreeStages {
-    Halide::Func output, lane_acc, chunk_acc, row_acc;
-    Halide::Var i, o, lane, c;
-    Halide::RDom steps, lanes, chunks;  // the RDoms of the updates that walk them
+    Halide::Func output, lane_acc, chunk_acc, stream_acc, row_acc;
+    Halide::Var i, o, lane, c, stream_lane;
+    Halide::RDom steps, lanes, stream, streams;  // the RDoms of the updates that walk them
     Layout layout;
-    Halide::Expr i_extent;
+    Halide::Expr i_extent, chunks;
 };
 
 // The tree's shape, the same chunking as the rfactor trees': lanes are a GPU
-// block's threads (inner layout) or 1 (outer: a thread per column and chunk).
+// block's threads (inner layout) or 1 (outer: a thread per column and chunk);
+// merge_lanes are a warp's (inner: merge_in_warps) or 1 (outer: merge_in_columns).
 struct ReduceTreeShape {
-    int lanes;
+    int lanes, merge_lanes;
     Halide::Expr chunks, chunk;  // chunk: a multiple of lanes
 };
 
 inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
                                          const Halide::Expr &o_extent, const ReduceTuning &p) {
-    const int lanes = layout == Layout::Inner ? (int)p.gpu_threads : 1;
+    const bool inner = layout == Layout::Inner;
+    const int lanes = inner ? (int)p.gpu_threads : 1;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
     const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
-    return {lanes, (r_extent + chunk - 1) / chunk, chunk};
+    return {lanes, inner ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
 }
 
 // The explicit tree on GPUs, mapped as schedule_reduce_gpu maps its rfactor trees.
@@ -272,14 +356,23 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
     using namespace Halide;
     RVar so("so"), si("si");
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o};
-    loops.per_output(s.output);
-    s.row_acc.compute_at(s.output, loops.ot);
-    s.row_acc.update().split(s.chunks.x, so, si, p.gpu_merge_unroll, TailStrategy::GuardWithIf).unroll(si);
+    loops.merge_tiles(s.output, s.i_extent, p.gpu_merge_columns);
+    if (s.layout == Layout::Inner) {
+        loops.merge_in_warps(s.output, s.row_acc, s.streams.x, s.stream_acc, s.stream_lane, s.stream.x,
+                             p.gpu_merge_unroll);
+    } else {
+        // One stream per column: the row's merge is the stream's.
+        loops.merge_in_columns(s.output, s.stream_acc, s.stream.x, p.gpu_merge_unroll);
+        s.row_acc.compute_at(s.output, loops.ot).unroll(s.i);
+        s.row_acc.update().unroll(s.i);
+    }
     Func chunk_accs = s.chunk_acc.in();
     chunk_accs.compute_root();
     if (s.layout == Layout::Inner) {
         // A GPU block per (c, o): lanes are its threads, their pairs meet in
-        // shared memory and one thread merges them.
+        // shared memory and one thread merges them. A row's chunks side by side,
+        // for the warp that merges them.
+        chunk_accs.reorder_storage(s.i, s.c, s.o);
         chunk_accs.reorder(s.i, s.o, s.c).gpu_blocks(s.o, s.c).gpu_threads(s.i);
         s.chunk_acc.compute_at(chunk_accs, s.i);
         s.chunk_acc.update().split(s.lanes.x, so, si, 8).unroll(si);
@@ -289,7 +382,7 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         s.lane_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
     } else {
         // A thread per (i, c), consecutive threads on consecutive columns.
-        loops.column_runs(chunk_accs, s.c, s.chunks.x.extent(), s.i_extent);
+        loops.column_runs(chunk_accs, s.c, s.chunks, s.i_extent);
         s.chunk_acc.compute_at(chunk_accs, loops.xt);
         s.chunk_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
     }
