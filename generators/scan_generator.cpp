@@ -53,7 +53,7 @@ public:
         const bool chunked = scan_is_chunked(layout, get_target());
         const Expr chunk = chunked ? scan_chunk_rows(extent, tuning, get_target()) : extent;
         const Expr chunks = chunked ? (extent + chunk - 1) / chunk : 1;
-        const Expr group = chunked ? scan_group_chunks(chunks, get_target()) : 1;
+        const Expr group = chunked ? scan_group_chunks(chunks, staging, get_target()) : 1;
         const Expr groups = (chunks + group - 1) / group;
 
         // Schedules compute whole chunks, blocks of lines and padded lines past

@@ -74,11 +74,15 @@ inline Halide::Expr scan_chunk_rows(const Halide::Expr &extent, const ScanTuning
 
 // Chunks per group of the two-level carries. GPU: about sqrt(chunks), so both
 // serial passes (over groups, and inside a group) stay short for 2^28-element
-// lines. CPU: one group (the carry pass is one vectorised sweep per line).
-inline Halide::Expr scan_group_chunks(const Halide::Expr &chunks, const Halide::Target &target) {
+// lines; at least 256 for the staged kernel, whose group totals take a warp
+// per group (8 totals per lane: [16K,16K]'s groups of 23 chunks made 376K
+// blocks of one warp, 228 us). CPU: one group (the carry pass is one
+// vectorised sweep per line).
+inline Halide::Expr scan_group_chunks(const Halide::Expr &chunks, ScanStaging staging, const Halide::Target &target) {
     using namespace Halide;
     if (!target.has_gpu_feature()) return chunks;
-    return max(1, cast<int>(ceil(sqrt(cast<float>(chunks)))));
+    const Expr balanced = max(1, cast<int>(ceil(sqrt(cast<float>(chunks)))));
+    return staging == ScanStaging::Shared ? max(balanced, 256) : balanced;
 }
 
 inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
