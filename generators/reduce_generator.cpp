@@ -157,10 +157,13 @@ public:
         const Expr x = widen(input(i, min(at, extent - 1), o), acc_t);
         const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
         const Tuple element(select(is_nan_value(x), empty[0], x), select(is_nan_value(x), nan, cast(acc_t, 1)));
+        // The merge of `pair` into `acc` where `cond` holds, `acc` elsewhere.
+        auto merge_where = [&](const Expr &cond, const Tuple &acc, const Tuple &pair) {
+            const Tuple merged = merge(acc, pair);
+            return Tuple(select(cond, merged[0], acc[0]), select(cond, merged[1], acc[1]));
+        };
         auto accumulate = [&](Func f, const std::vector<Expr> &at_args) {
-            const Tuple old = f(at_args);
-            const Tuple next = merge(old, element);
-            f(at_args) = Tuple(select(at < extent, next[0], old[0]), select(at < extent, next[1], old[1]));
+            f(at_args) = merge_where(at < extent, f(at_args), element);
         };
         Func lane_acc("lane_acc"), chunk_acc("chunk_acc"), row_acc("row_acc");
         RDom lanes(0, shape.lanes, "lanes");
@@ -180,11 +183,8 @@ public:
         RDom streams(0, shape.merge_lanes, "streams");
         const Expr chunk_at = stream * shape.merge_lanes + stream_lane;
         stream_acc(i, stream_lane, o) = empty;
-        const Tuple so_far = stream_acc(i, stream_lane, o);
-        const Tuple merged = merge(so_far, chunk_acc(i, min(chunk_at, shape.chunks - 1), o));
-        const Expr in_row = chunk_at < shape.chunks;
-        stream_acc(i, stream_lane, o) =
-            Tuple(select(in_row, merged[0], so_far[0]), select(in_row, merged[1], so_far[1]));
+        stream_acc(i, stream_lane, o) = merge_where(chunk_at < shape.chunks, stream_acc(i, stream_lane, o),
+                                                    chunk_acc(i, min(chunk_at, shape.chunks - 1), o));
         row_acc(i, o) = empty;
         row_acc(i, o) = merge(row_acc(i, o), stream_acc(i, streams, o));
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];

@@ -152,7 +152,7 @@ struct GpuLoops {
     Layout layout;
     int threads;
     Halide::Var i, o;
-    // The thread's x of `tile`; the thread and block of `per_output` and `merge_tiles`.
+    // The thread's x of `tile`; the thread and block of `merge_tiles`.
     Halide::Var xt{"xt"}, ot{"ot"}, ob{"ob"};
 
     // Threads over (x, y) tiles; the x tiles fused with `z` into grid x, since
@@ -172,23 +172,12 @@ struct GpuLoops {
         tile(f.specialize(runs < 8 || columns >= threads), i, c, threads, 1, o);
         tile(f, i, c, 32, threads / 32, o);
     }
-    // A thread per output (inner: per row; outer: per column, the column tiles fused with o).
-    void per_output(Halide::Stage st) const {
-        using namespace Halide;
-        Var ib("ib");
-        if (layout == Layout::Inner) {
-            st.split(o, ob, ot, threads, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
-        } else {
-            st.split(i, ib, ot, threads, TailStrategy::GuardWithIf).fuse(ib, o, ob).gpu_blocks(ob).gpu_threads(ot);
-        }
-    }
-
     // The output kernel's loops, which merge the chunk partials:
     //  - inner: a warp (kMergeLanes) per row, `threads` / 32 rows per block.
     //    Lane l merges the row's chunks l, l + 32, ... (adjacent partials:
     //    coalesced), then one thread merges the 32 lanes' results from shared
-    //    memory (see merge_in_warps). A thread per row took ~60 us to merge the 1056
-    //    partials of one long row serially on the H100.
+    //    memory (see merge_in_warps). A thread per row took ~60 us to merge
+    //    the 1056 partials of one long row serially on the H100.
     //  - outer: a thread per `columns` adjacent columns (per column when there
     //    are fewer than a block's worth), their merges interleaved so that
     //    `columns` loads are in flight (see merge_in_columns). A block whose
@@ -203,10 +192,10 @@ struct GpuLoops {
             consumer.split(o, ob, ot, threads / kMergeLanes, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
             return;
         }
+        Var ib("ib"), ii("ii"), ik("ik");
         if (columns > 1) {
             // Column tiles shifted inwards at the right edge (pure stages: a
             // column computed twice is written twice with the same value).
-            Var ib("ib"), ii("ii"), ik("ik");
             consumer.specialize(i_extent >= threads * columns)
                 .split(i, ib, ii, threads * columns, TailStrategy::ShiftInwards)
                 .split(ii, ot, ik, columns)
@@ -216,7 +205,8 @@ struct GpuLoops {
                 .gpu_threads(ot)
                 .unroll(ik);
         }
-        per_output(consumer);
+        // A thread per column, the column tiles fused with o.
+        consumer.split(i, ib, ot, threads, TailStrategy::GuardWithIf).fuse(ib, o, ob).gpu_blocks(ob).gpu_threads(ot);
     }
     // Inner layout: `streams`(i, lane, o) merges the chunks lane, lane + 32, ...
     // of a row over `chunk_r`; `f` then merges the kMergeLanes streams over `lane_r`.
