@@ -6,9 +6,13 @@
 // scan; the chunk size is the schedule's choice, scan_chunk_rows):
 //   1. chunk_total: the combined value of each chunk (a reduction, parallel);
 //   2. carry: the total of the input before each chunk, in two levels over
-//      groups of chunks (scan_group_chunks), so serial passes stay short;
+//      groups of chunks (scan_group_segments), so serial passes stay short;
 //   3. scan: each chunk scanned on its own, its carry joined last (chunks are
 //      independent now).
+// Long inner lines on CUDA (staging=shared) carry per segment of chunks, the
+// staged kernel's block, instead of per chunk: phase 1 totals segments, phase 2
+// walks 1/segment as many totals, and phase 3 finds a chunk's carry inside its
+// segment from the segment's own chunk scans (a prefix in log2(segment) steps).
 // The CPU inner layout keeps a line in one chunk: its lines are the independent work.
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
@@ -48,13 +52,15 @@ public:
         const Expr identity = cast(acc_t, sum ? 0 : 1);
         auto combine = [&](const Expr &a, const Expr &b) { return sum ? a + b : a * b; };
 
-        Var i("i"), r("r"), o("o"), k("k"), c("c"), g("g"), j("j");
+        Var i("i"), r("r"), o("o"), k("k"), c("c"), n("n"), nth("nth"), g("g"), j("j");
         const Expr extent = input.dim(1).extent();
         const bool chunked = scan_is_chunked(layout, get_target());
         const Expr chunk = chunked ? scan_chunk_rows(extent, tuning, get_target()) : extent;
         const Expr chunks = chunked ? (extent + chunk - 1) / chunk : 1;
-        const Expr group = chunked ? scan_group_chunks(chunks, staging, get_target()) : 1;
-        const Expr groups = (chunks + group - 1) / group;
+        const int segment = scan_segment_chunks(staging, tuning, t);  // chunks per segment n
+        const Expr segments = (chunks + segment - 1) / segment;
+        const Expr group = chunked ? scan_group_segments(segments, staging, get_target()) : 1;
+        const Expr groups = (segments + group - 1) / group;
 
         // Schedules compute whole chunks, blocks of lines and padded lines past
         // the end (never stored): those reads clamp to the buffer.
@@ -73,16 +79,25 @@ public:
         chunk_total(i, c, o) = identity;
         chunk_total(i, c, o) = combine(chunk_total(i, c, o), tile(i, in_chunk, c, o));
 
-        // The carries (the total before each chunk) in two levels, so no serial
-        // pass is longer than max(groups, group): group totals; the carry into
-        // each group (serial over groups); the carry into each chunk of a group
-        // (serial inside the group, groups in parallel).
+        RDom in_segment(0, segment, "in_segment");
+        Func segment_total("segment_total");
+        if (segment == 1) {
+            segment_total = chunk_total;
+        } else {
+            segment_total(i, n, o) = identity;
+            segment_total(i, n, o) = combine(segment_total(i, n, o), chunk_total(i, n * segment + in_segment, o));
+        }
+
+        // The carries (the total before each segment) in two levels, so no
+        // serial pass is longer than max(groups, group): group totals; the carry
+        // into each group (serial over groups); the carry into each segment of
+        // a group (serial inside the group, groups in parallel).
         RDom in_group(0, group, "in_group");
-        const Expr grouped_chunk = g * group + in_group;
+        const Expr grouped_segment = g * group + in_group;
         Func group_total("group_total");
         group_total(i, g, o) = identity;
-        group_total(i, g, o) =
-            combine(group_total(i, g, o), select(grouped_chunk < chunks, chunk_total(i, grouped_chunk, o), identity));
+        group_total(i, g, o) = combine(group_total(i, g, o),
+                                       select(grouped_segment < segments, segment_total(i, grouped_segment, o), identity));
 
         RDom later_group(1, groups - 1, "later_group");
         Func group_carry("group_carry");
@@ -91,10 +106,10 @@ public:
             combine(group_carry(i, later_group - 1, o), group_total(i, later_group - 1, o));
 
         RDom later_in_group(1, group - 1, "later_in_group");
-        Func carry("carry");  // (i, j, g, o): the total before chunk g * group + j
+        Func carry("carry");  // (i, j, g, o): the total before segment g * group + j
         carry(i, j, g, o) = group_carry(i, g, o);
         carry(i, later_in_group, g, o) =
-            combine(carry(i, later_in_group - 1, g, o), chunk_total(i, g * group + later_in_group - 1, o));
+            combine(carry(i, later_in_group - 1, g, o), segment_total(i, g * group + later_in_group - 1, o));
 
         // Inside a chunk, an exclusive scan adds the element before each step: a
         // chunk reads no other chunk. The carry joins each running total last,
@@ -107,8 +122,36 @@ public:
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), tile(i, step - 1, c, o)));
 
+        // Segments of several chunks: the carry into chunk nth of segment n from
+        // inside the segment, the exclusive prefix of the segment's chunk totals.
+        // The totals come from the chunks' own scans (the last running total, and
+        // the last element when the scan is exclusive), which phase 3 holds
+        // anyway; the prefix doubles its reach each step (step d adds the prefix
+        // d chunks back), so a block of a thread per chunk takes log2(segment) steps.
+        std::vector<Func> prefix_steps;  // reach 1, 2, 4, .. segment chunks back
+        if (segment > 1) {
+            const Expr before_nth = n * segment + max(nth - 1, 0);
+            Func prefix("in_segment_prefix_1");  // (i, nth, n, o)
+            prefix(i, nth, n, o) = select(nth == 0, identity,
+                                          combine(scan(i, chunk - 1, before_nth, o),
+                                                  select(exclusive == 0, identity, tile(i, chunk - 1, before_nth, o))));
+            prefix_steps.push_back(prefix);
+            for (int reach = 2; reach <= segment; reach *= 2) {
+                const Func shorter = prefix_steps.back();
+                const int back = reach / 2;
+                prefix = Func("in_segment_prefix_" + std::to_string(reach));
+                prefix(i, nth, n, o) = select(nth >= back, combine(shorter(i, max(nth - back, 0), n, o), shorter(i, nth, n, o)),
+                                              shorter(i, nth, n, o));
+                prefix_steps.push_back(prefix);
+            }
+        }
+
         Func chunk_carry("chunk_carry");  // (i, c, o): the total before chunk c
-        chunk_carry(i, c, o) = carry(i, c % group, c / group, o);
+        const Expr chunk_segment = c / segment;
+        const Expr before_segment = carry(i, chunk_segment % group, chunk_segment / group, o);
+        chunk_carry(i, c, o) =
+            segment == 1 ? before_segment
+                         : combine(before_segment, prefix_steps.back()(i, c % segment, chunk_segment, o));
         const Expr result =
             chunked ? combine(chunk_carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         output(i, r, o) = narrow(result, t);
@@ -120,10 +163,12 @@ public:
         // The dimension the schedule vectorises (r for inner, i for outer), unit-stride on both sides.
         const int vector_dim = layout == Layout::Inner ? 1 : 0;
         const Expr dense = input.dim(vector_dim).stride() == 1 && output.dim(vector_dim).stride() == 1;
-        ScanStages stages{output,   scan,     tile,           chunk_carry, carry,          group_carry, group_total,
-                          chunk_total, i,    r,              o,           k,              c,           g,
-                          j,        in_chunk, in_group,       later_in_group, step,        extent,      groups,
-                          dense,    exclusive == 0, layout,   staging,     t};
+        ScanStages stages{output,      scan,        tile,         chunk_carry,    carry,     group_carry,
+                          group_total, segment_total, chunk_total, prefix_steps, i,         r,
+                          o,           k,           c,            n,              nth,       g,
+                          j,           in_chunk,    in_segment,   in_group,       later_in_group, step,
+                          extent,      groups,      dense,        exclusive == 0, layout,    staging,
+                          t};
         schedule_scan(stages, tuning, get_target());
     }
 };

@@ -25,17 +25,22 @@ struct ScanStages {
     Halide::Func scan;         // (i, k, c, o): running totals inside chunk c
     Halide::Func tile;         // (i, k, c, o): input element k of chunk c
     Halide::Func chunk_carry;  // (i, c, o): total before chunk c (carry, flat)
-    Halide::Func carry;        // (i, j, g, o): total before chunk g * group + j
+    Halide::Func carry;        // (i, j, g, o): total before segment g * group + j
     Halide::Func group_carry;  // (i, g, o): total before group g
     Halide::Func group_total;  // (i, g, o)
-    Halide::Func chunk_total;  // (i, c, o)
-    Halide::Var i, r, o, k, c, g, j;
+    Halide::Func segment_total;  // (i, n, o); chunk_total itself when a segment is one chunk
+    Halide::Func chunk_total;    // (i, c, o)
+    // Staged kernel: (i, nth, n, o) the total of up to 1, 2, 4, .. chunks
+    // before chunk nth of segment n, inside the segment; empty elsewhere.
+    std::vector<Halide::Func> in_segment_prefix;
+    Halide::Var i, r, o, k, c, n, nth, g, j;
     Halide::RDom in_chunk;        // chunk_total's reduction over a chunk
-    Halide::RDom in_group;        // group_total's reduction over a group's chunks
+    Halide::RDom in_segment;      // segment_total's reduction over a segment's chunks
+    Halide::RDom in_group;        // group_total's reduction over a group's segments
     Halide::RDom later_in_group;  // j = 1 .. group - 1 of carry's serial update
     Halide::RDom step;            // k = 1 .. chunk - 1 of scan's serial update
     Halide::Expr extent;          // of r
-    Halide::Expr groups;          // number of groups of chunks (1 on CPUs)
+    Halide::Expr groups;          // number of groups of segments (1 on CPUs)
     Halide::Expr dense;           // the vectorised dim is unit-stride in input and output
     Halide::Expr inclusive;       // the runtime exclusive flag is 0
     Layout layout;
@@ -72,17 +77,25 @@ inline Halide::Expr scan_chunk_rows(const Halide::Expr &extent, const ScanTuning
     return min(extent, (int)p.chunk_rows);
 }
 
-// Chunks per group of the two-level carries. GPU: about sqrt(chunks), so both
-// serial passes (over groups, and inside a group) stay short for 2^28-element
-// lines; at least 256 for the staged kernel, whose group totals take a warp
-// per group (8 totals per lane: [16K,16K]'s groups of 23 chunks made 376K
-// blocks of one warp, 228 us). CPU: one group (the carry pass is one
+// Chunks per segment, the unit the carries are taken over: the staged kernel's
+// block (gpu_threads chunks, half of them for 64-bit totals, whose two staged
+// segments must fit the 48 KiB of static shared memory); one chunk elsewhere.
+inline int scan_segment_chunks(ScanStaging staging, const ScanTuning &p, const Halide::Type &type) {
+    if (staging != ScanStaging::Shared) return 1;
+    return type.bits() > 32 ? p.gpu_threads / 2 : (int)p.gpu_threads;
+}
+
+// Segments per group of the two-level carries. GPU: about sqrt(segments), so
+// both serial passes (over groups, and inside a group) stay short on long
+// lines; the staged kernel takes at least 256 (up to the line's segments): its
+// group totals take a warp per group. CPU: one group (the carry pass is one
 // vectorised sweep per line).
-inline Halide::Expr scan_group_chunks(const Halide::Expr &chunks, ScanStaging staging, const Halide::Target &target) {
+inline Halide::Expr scan_group_segments(const Halide::Expr &segments, ScanStaging staging,
+                                        const Halide::Target &target) {
     using namespace Halide;
-    if (!target.has_gpu_feature()) return chunks;
-    const Expr balanced = max(1, cast<int>(ceil(sqrt(cast<float>(chunks)))));
-    return staging == ScanStaging::Shared ? max(balanced, 256) : balanced;
+    if (!target.has_gpu_feature()) return segments;
+    const Expr balanced = max(1, cast<int>(ceil(sqrt(cast<float>(segments)))));
+    return staging == ScanStaging::Shared ? min(segments, max(balanced, 256)) : balanced;
 }
 
 inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
@@ -138,21 +151,38 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.output.specialize(s.dense);
 }
 
-// GPU, inner layout, long lines (staging=shared): the chunk totals and the
-// output run a block per segment of gpu_threads chunks of one line. The
-// segment's input is staged in shared memory by consecutive threads on
-// consecutive elements (coalesced); a thread per chunk then reduces or scans
-// its chunk in registers from there; the output takes the scanned segment back
-// through shared memory, consecutive threads on consecutive elements again.
+// A reduction taken once per GPU block by a warp: lane u takes terms u, u + 32,
+// .. of `over` (consecutive lanes on consecutive terms), then one thread of
+// `totals` (the reduction's compute_root wrapper, scheduled a block per total
+// and a thread over `thread`, of extent 1) merges the 32 lane totals.
+inline void scan_total_by_warp(Halide::Func total, Halide::RVar over, Halide::Func totals, Halide::Var block,
+                               Halide::Var thread) {
+    using namespace Halide;
+    Var u("u");
+    RVar terms("terms"), lane("lane");
+    Func lanes = total.update().split(over, terms, lane, 32, TailStrategy::GuardWithIf).rfactor(lane, u);
+    total.compute_at(totals, thread);
+    Func lane_totals = lanes.in();
+    lane_totals.compute_at(totals, block).gpu_threads(u);
+    lanes.compute_at(lane_totals, u);
+}
+
+// GPU, inner layout, long lines (staging=shared): a block per segment of one
+// line, a thread per chunk of it. The segment's input is staged in shared
+// memory by consecutive threads on consecutive elements (coalesced); a thread
+// per chunk then reduces or scans its chunk in registers from there.
+//   segment totals: the chunk totals in shared memory, merged by a warp;
+//   output: the chunk scans, then the chunks' carries inside the segment (the
+//   doubling prefix over the scans' totals, a thread per chunk, in shared
+//   memory) joined with the segment's carry; the scanned segment goes back
+//   through shared memory, consecutive threads on consecutive elements again.
 // Staged chunks are padded to gpu_chunk + 1 elements so that a thread per chunk
 // and a thread per element both hit distinct banks.
 inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner && target.has_feature(Target::CUDA))
         << "scan staging=shared is a CUDA kernel of the inner layout";
-    // 64-bit totals: half the threads, so the two staged segments (input and
-    // scanned) stay within the 48 KiB of static shared memory per block.
-    const int threads = s.type.bits() > 32 ? p.gpu_threads / 2 : (int)p.gpu_threads, chunk = p.gpu_chunk;
+    const int threads = scan_segment_chunks(s.staging, p, s.type), chunk = p.gpu_chunk;
     // A segment's chunks in shared memory (computed per block), padded.
     auto padded_segment = [&](Func f, Func consumer, Var block) {
         f.compute_at(consumer, block).bound(s.i, 0, 1).bound(s.k, 0, chunk + 1).bound_extent(s.c, threads);
@@ -162,19 +192,17 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
         Var kc("kc"), kco("kco"), kct("kct");
         staged.fuse(s.k, s.c, kc).split(kc, kco, kct, threads).reorder(s.i, kco, kct, s.o).gpu_threads(kct).unroll(kco);
     };
-    Var blk("blk"), cb("cb"), ct("ct");
-    // Chunk totals: a thread per chunk of the block's segment.
+    Var blk("blk");
+    // Segment totals.
+    Func segment_totals = s.segment_total.in();
+    segment_totals.compute_root().fuse(s.n, s.o, blk).gpu_blocks(blk).gpu_threads(s.i);
+    scan_total_by_warp(s.segment_total, s.in_segment.x, segment_totals, blk, s.i);
     Func chunk_totals = s.chunk_total.in();
-    chunk_totals.compute_root()
-        .split(s.c, cb, ct, threads, TailStrategy::GuardWithIf)
-        .reorder(s.i, ct, cb, s.o)
-        .fuse(cb, s.o, blk)
-        .gpu_blocks(blk)
-        .gpu_threads(ct);
+    chunk_totals.compute_at(segment_totals, blk).bound(s.i, 0, 1).bound_extent(s.c, threads).gpu_threads(s.c);
+    s.chunk_total.compute_at(chunk_totals, s.c).update().unroll(s.in_chunk.x);
     Func totals_input = s.tile.in(s.chunk_total);
-    padded_segment(totals_input, chunk_totals, blk);
+    padded_segment(totals_input, segment_totals, blk);
     coalesced(totals_input);
-    s.chunk_total.compute_at(chunk_totals, ct).update().unroll(s.in_chunk.x);
     // The output: a thread per element of the block's segment.
     Var rb("rb"), rt("rt"), ru("ru"), rtt("rtt");
     s.output.split(s.r, rb, rt, threads * chunk, TailStrategy::GuardWithIf)
@@ -184,12 +212,20 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
         .gpu_blocks(blk)
         .gpu_threads(rtt)
         .unroll(ru, 8);
-    // The segment's carries, a thread per chunk, read from shared memory.
+    // The chunks' carries, a thread per chunk, in shared memory.
     s.chunk_carry.compute_at(s.output, blk).bound(s.i, 0, 1).bound_extent(s.c, threads).gpu_threads(s.c);
-    Func scan_input = s.tile.in(s.scan);
+    for (Func prefix : s.in_segment_prefix) {
+        prefix.compute_at(s.output, blk)
+            .bound(s.i, 0, 1)
+            .bound(s.nth, 0, threads)
+            .bound_extent(s.n, 1)
+            .gpu_threads(s.nth);
+    }
+    const Func scan_totals = s.in_segment_prefix.front();  // reads the chunks' last scans and elements
+    Func scan_input = s.tile.in({s.scan, scan_totals});
     padded_segment(scan_input, s.output, blk);
     coalesced(scan_input);
-    Func scanned = s.scan.in(s.output);
+    Func scanned = s.scan.in({s.output, scan_totals});
     padded_segment(scanned, s.output, blk);
     scanned.reorder(s.i, s.k, s.c, s.o).gpu_threads(s.c).unroll(s.k);
     s.scan.compute_at(scanned, s.c).bound(s.k, 0, chunk + 1).bound_extent(s.c, 1).unroll(s.k);
@@ -204,8 +240,9 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
 //   carries into chunks: a thread per (i, group, o), serially inside the group;
 //   output: a thread per (i, chunk, o) scans its chunk in registers (unrolled)
 //   and joins the carry.
-// Long inner lines (staging=shared) run the chunk totals and the output through
-// shared memory instead (schedule_scan_gpu_staged).
+// Long inner lines (staging=shared) carry per segment of chunks instead (the
+// group levels above walk segment totals), and run the totals and the output
+// through shared memory (schedule_scan_gpu_staged).
 // Outer layout: consecutive threads take consecutive i (coalesced).
 inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
@@ -228,8 +265,8 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     // Accumulating stages run inside a thread of a wrapper that stores their
     // result once, so the running value lives in a register.
     // Group totals. Long inner lines (the staged kernel): a warp per group, its
-    // lanes reading consecutive chunk totals (a 2^28-element line has groups of
-    // ~2900 chunks, too long for one thread's serial walk). Otherwise a thread
+    // lanes reading consecutive segment totals (a 2^28-element line has groups
+    // of 256 segments, long for one thread's serial walk). Otherwise a thread
     // per (i, group): coalesced over i (outer layout), or short groups (a short
     // line's few chunks, where a warp per group would idle).
     // With one group, the carries into groups read no group total: an empty
@@ -237,14 +274,9 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     Func group_totals = s.group_total.in();
     group_totals.compute_root().bound(s.g, 0, s.groups);
     if (s.staging == ScanStaging::Shared) {
-        Var u("u"), go("go");
-        RVar jo("jo"), ji("ji");
-        Func lanes = s.group_total.update().split(s.in_group.x, jo, ji, 32, TailStrategy::GuardWithIf).rfactor(ji, u);
+        Var go("go");
         group_totals.fuse(s.g, s.o, go).gpu_blocks(go).gpu_threads(s.i);
-        s.group_total.compute_at(group_totals, s.i);
-        Func lane_totals = lanes.in();
-        lane_totals.compute_at(group_totals, go).gpu_threads(u);
-        lanes.compute_at(lane_totals, u);
+        scan_total_by_warp(s.group_total, s.in_group.x, group_totals, go, s.i);
     } else {
         per_thread(group_totals, s.i, s.g, s.o);
         s.group_total.compute_at(group_totals, t);
