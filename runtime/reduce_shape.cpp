@@ -177,4 +177,8 @@ bool use_thread_per_row(ReduceShape *shape, int64_t max_row, int64_t min_rows) {
     return true;
 }
 
+bool use_whole_columns(const ReduceShape &shape, int64_t min_outputs) {
+    return shape.outer_layout && shape.i.extent * shape.o.extent >= min_outputs;
+}
+
 }  // namespace hdml

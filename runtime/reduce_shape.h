@@ -48,4 +48,9 @@ ReduceShape plan_reduce(const Tensor &input, const Tensor &output, uint32_t redu
 // limits are schedules/params/cuda.json's "dispatch" numbers.
 bool use_thread_per_row(ReduceShape *shape, int64_t max_row, int64_t min_rows);
 
+// CUDA: whether the outer kernel's whole-columns variant serves the shape: at
+// least `min_outputs` columns per call, the count at which the split-K kernel
+// would give each column a single run (cuda.json's "dispatch").
+bool use_whole_columns(const ReduceShape &shape, int64_t min_outputs);
+
 }  // namespace hdml

@@ -47,9 +47,13 @@ public:
 
 private:
     HRESULT plan_packing(const std::string &what);
-    // Device-specific remapping of the planned shape (CUDA: short rows get a thread each).
-    void choose_device_mapping();
-    HRESULT choose_kernel(const char *family, const std::string &key, const std::string &what);
+    // Device-specific remapping of the planned shape (CUDA: short rows get a
+    // thread each) and the kernel variant it takes, as the leading parameters
+    // of a kernel key ("" or "columns=whole "; keys list parameters sorted).
+    std::string choose_device_mapping();
+    // The kernel of `key`, or of `variant` + `key` where that variant was built.
+    HRESULT choose_kernel(const char *family, const std::string &variant, const std::string &key,
+                          const std::string &what);
     HRESULT call_kernel(const uint8_t *input, uint8_t *output);
 
     ReduceShape shape_;

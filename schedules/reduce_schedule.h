@@ -32,6 +32,20 @@ struct ReduceStages {
     std::optional<Halide::Var> word;
 };
 
+// GPU, outer layout: how a column's reduction maps onto threads.
+//  - split: the rows are cut into runs (split-K), a thread per (column, run),
+//    and the output kernel merges a column's runs;
+//  - whole: a thread reduces whole columns in the output kernel: no runs, no
+//    intermediate, one launch. The runtime takes it when the split would make
+//    a single run per column anyway (cuda.json's reduce_whole_columns_min_outputs).
+enum class ColumnMapping { Split, Whole };
+
+inline const std::map<std::string, ColumnMapping> &column_mapping_names() {
+    static const std::map<std::string, ColumnMapping> names = {{"split", ColumnMapping::Split},
+                                                               {"whole", ColumnMapping::Whole}};
+    return names;
+}
+
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
 struct ReduceTuning {
     // CPU, inner layout: independent vector accumulators, elements of a row per
@@ -56,6 +70,8 @@ struct ReduceTuning {
     // (independent loads in flight), and (outer layout) columns per thread.
     Halide::GeneratorParam<int> gpu_merge_unroll{"gpu_merge_unroll", 8};
     Halide::GeneratorParam<int> gpu_merge_columns{"gpu_merge_columns", 4};
+    // Not a tuning number: a kernel variant, set per kernel in ops.cmake.
+    Halide::GeneratorParam<ColumnMapping> columns{"columns", ColumnMapping::Split, column_mapping_names()};
 };
 
 inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
@@ -186,7 +202,10 @@ struct GpuLoops {
     //    The price is stores 4 words apart across a warp: ARGMAX/ARGMIN's two
     //    words per 64-bit index made that 8 partial writes per 32-byte sector
     //    (327 us against 217 us), so they keep a column per thread.
-    void merge_tiles(Halide::Func consumer, const Halide::Expr &i_extent, int columns) const {
+    //    `adjacent`: whether a thread's columns lie side by side in what it
+    //    reads (whole columns read the input: see whole_columns).
+    void merge_tiles(Halide::Func consumer, const Halide::Expr &i_extent, int columns,
+                     const Halide::Expr &adjacent = Halide::cast<bool>(1)) const {
         using namespace Halide;
         if (layout == Layout::Inner) {
             consumer.split(o, ob, ot, threads / kMergeLanes, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
@@ -196,7 +215,7 @@ struct GpuLoops {
         if (columns > 1) {
             // Column tiles shifted inwards at the right edge (pure stages: a
             // column computed twice is written twice with the same value).
-            consumer.specialize(i_extent >= threads * columns)
+            consumer.specialize(adjacent && i_extent >= threads * columns)
                 .split(i, ib, ii, threads * columns, TailStrategy::ShiftInwards)
                 .split(ii, ot, ik, columns)
                 .reorder(ik, ot, ib, o)
@@ -220,8 +239,9 @@ struct GpuLoops {
         streams.update().reorder(chunk_r, i, lane, o).gpu_threads(lane, o);
         streams.update().split(chunk_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
     }
-    // Outer layout: `f` merges its columns' chunks over `chunk_r`, the columns
-    // innermost so that their loads are independent.
+    // Outer layout: `f` merges its columns' chunks over `chunk_r` (or, whole
+    // columns, reduces its columns' elements over r), the columns innermost so
+    // that their loads are independent.
     void merge_in_columns(Halide::Func consumer, Halide::Func f, Halide::RVar chunk_r, int unroll) const {
         using namespace Halide;
         RVar rko("rko"), rki("rki");
@@ -229,12 +249,23 @@ struct GpuLoops {
         f.update().split(chunk_r, rko, rki, unroll, TailStrategy::GuardWithIf).reorder(i, rki, rko, o);
         f.update().unroll(i).unroll(rki);
     }
+    // Whole columns (ColumnMapping::Whole): the consumer's threads reduce `f`
+    // over the input's rows `r` themselves. Several columns per thread only
+    // where the input's columns are adjacent (i_stride 1): short rows mapped a
+    // thread per row have i_stride = the row's length, and 4 rows per thread
+    // spread a warp over 128 rows' cache lines ([4M,64] inner SUM at 0.2x
+    // PyTorch, against 1 row per thread at copy speed or better).
+    void whole_columns(Halide::Func consumer, Halide::Func f, Halide::RVar r, const Halide::Expr &i_extent,
+                       const Halide::Expr &i_stride, int columns, int unroll) const {
+        merge_tiles(consumer, i_extent, columns, i_stride == 1);
+        merge_in_columns(consumer, f, r, unroll);
+    }
     // The merge of the partials `f` reads over rc (f(i, o) = merge(f(i, o), partial(i, rc, o))).
-    // `word`: the consumer writes index words (ARGMAX/ARGMIN, see ReduceStages).
+    // `columns`: per thread of the outer layout (see merge_tiles).
     void merge_chunks(Halide::Func consumer, Halide::Func f, Halide::RVar rc, const Halide::Expr &i_extent,
-                      bool word, const ReduceTuning &p) const {
+                      int columns, const ReduceTuning &p) const {
         using namespace Halide;
-        merge_tiles(consumer, i_extent, word ? 1 : (int)p.gpu_merge_columns);
+        merge_tiles(consumer, i_extent, columns);
         if (layout == Layout::Inner) {
             Var lane("lane");
             RVar rco("rco"), rl("rl");
@@ -255,7 +286,9 @@ struct GpuLoops {
 //    memory; the output kernel merges a row's blocks, a thread per row.
 //  - outer layout: the reduced rows are cut into `chunks` runs (split-K); a
 //    thread reduces one column over one run, consecutive threads reading
-//    consecutive columns; the output kernel merges a column's runs.
+//    consecutive columns; the output kernel merges a column's runs. The
+//    whole-columns variant (ColumnMapping) skips the runs: the output kernel's
+//    threads reduce their columns over all rows.
 // Very short inner rows never reach these kernels: the runtime hands them to
 // the outer kernel (a thread per row), see cuda.json's "dispatch".
 inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &) {
@@ -268,6 +301,18 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
     const GpuLoops loops{s.layout, threads, s.i, s.o};
     for (size_t n = 0; n < s.reductions.size(); ++n) {
         Func f = s.reductions[n];
+        // Where a reduction finishes (its chunks merged, or, whole columns, all
+        // of it): the output kernel for the last one; earlier ones (the 64-bit
+        // ARGMAX/ARGMIN's maximum) in a kernel of their own, read by later ones.
+        const bool last = n + 1 == s.reductions.size();
+        Func consumer = last ? s.output : f.in();
+        if (!last) consumer.compute_root();
+        // Columns per thread of the outer layout; ARGMAX/ARGMIN write index words, a column each (merge_tiles).
+        const int merge_columns = last && s.word ? 1 : (int)p.gpu_merge_columns;
+        if (!inner && p.columns == ColumnMapping::Whole) {
+            loops.whole_columns(consumer, f, s.r.x, s.i_extent, s.i_stride, merge_columns, unroll);
+            continue;
+        }
         RVar rc("rc"), rr("rr"), rk("rk"), rt("rt"), rko("rko"), rki("rki");
         Func part = f.update().split(s.r, rc, rr, chunking.chunk, TailStrategy::GuardWithIf).rfactor(rc, c);
         // Accumulators must live in registers: a Func's storage follows its
@@ -300,12 +345,7 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             part.compute_at(runs, loops.xt);
             part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
         }
-        // The merge of the chunks: in the output kernel for the last reduction;
-        // earlier ones (the 64-bit ARGMAX/ARGMIN's maximum) are read by later ones' kernels.
-        const bool last = n + 1 == s.reductions.size();
-        Func consumer = last ? s.output : f.in();
-        if (!last) consumer.compute_root();
-        loops.merge_chunks(consumer, f, rc, s.i_extent, last && s.word, p);
+        loops.merge_chunks(consumer, f, rc, s.i_extent, merge_columns, p);
     }
 }
 
@@ -346,6 +386,8 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
     using namespace Halide;
     RVar so("so"), si("si");
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o};
+    _halide_user_assert(p.columns == ColumnMapping::Split)
+        << "LOG_SUM_EXP has no whole-columns kernel: it measured slower than the split one (see ops.cmake)";
     loops.merge_tiles(s.output, s.i_extent, p.gpu_merge_columns);
     if (s.layout == Layout::Inner) {
         loops.merge_in_warps(s.output, s.row_acc, s.streams.x, s.stream_acc, s.stream_lane, s.stream.x,

@@ -185,10 +185,12 @@ TEST_CASE("cumulative ops on blocked shapes", "[scan][random]") {
 
 // Shapes that take the GPU's chunked scan with many chunks per line: one long
 // line, few long lines, few columns over many rows, and columns spanning
-// several GPU blocks. Run on every device.
+// several GPU blocks; {1100003}: the staged kernel's carries in several groups
+// (269 segments of 4096 elements, 538 of 2048 for 64-bit types, in groups of
+// 256). Run on every device.
 TEST_CASE("cumulative ops on long lines (many chunks per line)", "[scan][random][large]") {
     std::mt19937 rng(test_seed() + 2);
-    const std::vector<std::vector<uint32_t>> shapes = {{100003}, {3, 30011}, {30011, 3}, {263, 517}};
+    const std::vector<std::vector<uint32_t>> shapes = {{100003}, {1100003}, {3, 30011}, {30011, 3}, {263, 517}};
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64}) {
             for (const auto &sizes : shapes) {
