@@ -126,8 +126,9 @@ public:
         // inside the segment, the exclusive prefix of the segment's chunk totals.
         // The totals come from the chunks' own scans (the last running total, and
         // the last element when the scan is exclusive), which phase 3 holds
-        // anyway; the prefix doubles its reach each step (step d adds the prefix
-        // d chunks back), so a block of a thread per chunk takes log2(segment) steps.
+        // anyway; the prefix doubles its reach each step (the prefix reaching 2d
+        // chunks back adds, to the one reaching d, the one d chunks earlier), so a
+        // block of a thread per chunk takes log2(segment) + 1 steps.
         std::vector<Func> prefix_steps;  // reach 1, 2, 4, .. segment chunks back
         if (segment > 1) {
             const Expr before_nth = n * segment + max(nth - 1, 0);
