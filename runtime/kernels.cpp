@@ -8,7 +8,9 @@
 #include "hdml/kernels_cuda.h"
 #endif
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace hdml {
 
@@ -46,6 +48,19 @@ const KernelEntry *find_kernel(const hdml_device &device, const char *family, co
 #endif
     }
     return find_in(kCpuKernels, family, key);
+}
+
+std::string key_with_param(const std::string &key, const std::string &param) {
+    std::vector<std::string> params{param};
+    for (size_t at = 0; at < key.size();) {
+        const size_t end = std::min(key.find(' ', at), key.size());
+        params.push_back(key.substr(at, end - at));
+        at = end + 1;
+    }
+    std::sort(params.begin(), params.end());
+    std::string joined;
+    for (const std::string &p : params) joined += (joined.empty() ? "" : " ") + p;
+    return joined;
 }
 
 const char *kernel_platform(const hdml_device &device) {

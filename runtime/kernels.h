@@ -41,6 +41,10 @@ struct KernelEntry {
 // platform of this build, or cuda), or nullptr when this build has none.
 const KernelEntry *find_kernel(const hdml_device &device, const char *family, const std::string &key);
 
+// A kernel key ("dtype=float32 layout=inner op=sum": the generator's
+// parameters, sorted, as ops.cmake lists them) with one more "name=value".
+std::string key_with_param(const std::string &key, const std::string &param);
+
 // The platform name of the device's kernels, for messages ("x86", "arm", "cuda").
 const char *kernel_platform(const hdml_device &device);
 

@@ -53,4 +53,9 @@ bool use_thread_per_row(ReduceShape *shape, int64_t max_row, int64_t min_rows);
 // would give each column a single run (cuda.json's "dispatch").
 bool use_whole_columns(const ReduceShape &shape, int64_t min_outputs);
 
+// CUDA: whether the inner kernel's lanes variant serves the shape: rows of
+// min_row to max_row elements, at least `min_rows` of them per call
+// (cuda.json's "dispatch").
+bool use_row_lanes(const ReduceShape &shape, int64_t min_row, int64_t max_row, int64_t min_rows);
+
 }  // namespace hdml

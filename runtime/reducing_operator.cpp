@@ -74,28 +74,41 @@ HRESULT ReducingOperator::plan_packing(const std::string &what) {
     return require_kernel(device, "copy", format("dtype=uint%u", element_size(in.type) * 8), what, &pack_kernel_);
 }
 
-std::string ReducingOperator::choose_device_mapping() {
-#if HDML_HAVE_CUDA
-    if (on_cuda(device)) {
-        use_thread_per_row(&shape_, HDML_CUDA_REDUCE_THREAD_PER_ROW_MAX, HDML_CUDA_REDUCE_THREAD_PER_ROW_MIN_ROWS);
-        if (use_whole_columns(shape_, HDML_CUDA_REDUCE_WHOLE_COLUMNS_MIN_OUTPUTS)) return "columns=whole ";
-    }
-#endif
-    return "";
+std::string ReducingOperator::kernel_key(const std::string &params, const char *variant) const {
+    const std::string key = key_with_param(params, shape_.outer_layout ? "layout=outer" : "layout=inner");
+    return variant ? key_with_param(key, variant) : key;
 }
 
-HRESULT ReducingOperator::choose_kernel(const char *family, const std::string &variant, const std::string &key,
-                                        const std::string &what) {
+const KernelEntry *ReducingOperator::choose_cuda_variant(const char *family, const std::string &params) {
+#if HDML_HAVE_CUDA
+    // Short rows: a few lanes per row, where ops.cmake built that variant for
+    // the function (not LOG_SUM_EXP: its explicit tree has no lanes mapping).
+    if (use_row_lanes(shape_, HDML_CUDA_REDUCE_ROW_LANES_MIN_ROW, HDML_CUDA_REDUCE_ROW_LANES_MAX_ROW,
+                      HDML_CUDA_REDUCE_ROW_LANES_MIN_ROWS)) {
+        if (const KernelEntry *lanes = find_kernel(device, family, kernel_key(params, "rows=lanes"))) return lanes;
+    }
+    // Very short rows, and short ones without a lanes kernel: a thread per
+    // row, the rows becoming the outer kernel's columns; many columns (or
+    // rows) take its whole-columns variant where built.
+    use_thread_per_row(&shape_, HDML_CUDA_REDUCE_THREAD_PER_ROW_MAX, HDML_CUDA_REDUCE_THREAD_PER_ROW_MIN_ROWS);
+    if (use_whole_columns(shape_, HDML_CUDA_REDUCE_WHOLE_COLUMNS_MIN_OUTPUTS)) {
+        return find_kernel(device, family, kernel_key(params, "columns=whole"));
+    }
+#else
+    (void)family, (void)params;
+#endif
+    return nullptr;
+}
+
+HRESULT ReducingOperator::choose_kernel(const char *family, const std::string &params, const std::string &what) {
+    kernel_ = on_cuda(device) ? choose_cuda_variant(family, params) : nullptr;
     HDML_RETURN_IF_FAILED(plan_packing(what));
     if (shape_.r.extent < 0) {
         return invalid_arg(format("%s reduces %lld elements per output; hdml's kernels take at most 2^31-1.",
                                   what.c_str(), (long long)inputs[0].element_count()));
     }
-    // A variant serves the functions ops.cmake builds it for (LOG_SUM_EXP
-    // keeps the split kernel: its whole-columns kernel measured slower); the
-    // others take the plain kernel, which serves every shape.
-    kernel_ = variant.empty() ? nullptr : find_kernel(device, family, variant + key);
-    if (!kernel_) HDML_RETURN_IF_FAILED(require_kernel(device, family, key, what, &kernel_));
+    // No variant for the shape: the plain kernel of its layout, which serves every shape.
+    if (!kernel_) HDML_RETURN_IF_FAILED(require_kernel(device, family, kernel_key(params, nullptr), what, &kernel_));
     log_verbose(format("%s: kernel %s; %s", what.c_str(), kernel_->name, shape_.describe().c_str()));
     return S_OK;
 }
@@ -107,10 +120,7 @@ HRESULT ReducingOperator::init_reduce(const Tensor &input, const Tensor &output,
     arg_ = false;
     reduce_args_ = args;
     shape_ = plan_reduce(input, output, mask, /*reorder_reduced=*/true, 1);
-    const std::string variant = choose_device_mapping();
-    const std::string key =
-        format("dtype=%s layout=%s op=%s", kernel_type_name(input.type), shape_.outer_layout ? "outer" : "inner", op);
-    return choose_kernel("reduce", variant, key, what);
+    return choose_kernel("reduce", format("dtype=%s op=%s", kernel_type_name(input.type), op), what);
 }
 
 HRESULT ReducingOperator::init_arg_reduce(const Tensor &input, const Tensor &output, uint32_t mask,
@@ -122,10 +132,7 @@ HRESULT ReducingOperator::init_arg_reduce(const Tensor &input, const Tensor &out
     // The kernel writes uint32 words: a 64-bit index is two, the high one 0.
     index_words_ = is_wide(output.type) ? 2 : 1;
     shape_ = plan_reduce(input, output, mask, /*reorder_reduced=*/false, index_words_);
-    const std::string variant = choose_device_mapping();
-    const std::string key =
-        format("dtype=%s layout=%s", kernel_type_name(input.type), shape_.outer_layout ? "outer" : "inner");
-    return choose_kernel("arg_reduce", variant, key, what);
+    return choose_kernel("arg_reduce", format("dtype=%s", kernel_type_name(input.type)), what);
 }
 
 HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {

@@ -47,13 +47,15 @@ public:
 
 private:
     HRESULT plan_packing(const std::string &what);
-    // Device-specific remapping of the planned shape (CUDA: short rows get a
-    // thread each) and the kernel variant it takes, as the leading parameters
-    // of a kernel key ("" or "columns=whole "; keys list parameters sorted).
-    std::string choose_device_mapping();
-    // The kernel of `key`, or of `variant` + `key` where that variant was built.
-    HRESULT choose_kernel(const char *family, const std::string &variant, const std::string &key,
-                          const std::string &what);
+    // The kernel key of `params` (the generator's parameters but the layout)
+    // for the shape's layout, with a variant's parameter ("rows=lanes", ...).
+    std::string kernel_key(const std::string &params, const char *variant) const;
+    // CUDA: the shape's mapping (cuda.json's "dispatch"; very short rows are
+    // remapped onto the outer layout, a thread each) and, where that mapping
+    // has a variant built for `params`, its kernel; else nullptr.
+    const KernelEntry *choose_cuda_variant(const char *family, const std::string &params);
+    // The kernel: a variant (CUDA) or the plain kernel of the shape's layout.
+    HRESULT choose_kernel(const char *family, const std::string &params, const std::string &what);
     HRESULT call_kernel(const uint8_t *input, uint8_t *output);
 
     ReduceShape shape_;

@@ -46,6 +46,23 @@ inline const std::map<std::string, ColumnMapping> &column_mapping_names() {
     return names;
 }
 
+// GPU, inner layout: how a row's reduction maps onto threads.
+//  - split: the row is cut into chunks, a GPU block per (row, chunk), and the
+//    output kernel merges a row's chunk partials (a warp per row);
+//  - lanes: gpu_row_lanes threads per row read the row itself in the output
+//    kernel, several rows per block: one kernel, no partials. For many short
+//    rows (cuda.json's reduce_row_lanes_* dispatch), where a block per row
+//    leaves most of its threads idle and a thread per row reads uncoalesced:
+//    on the H100, [4M,64] SUM moved 1045 GB/s a thread per row, 2695 GB/s
+//    with 4 lanes per row (8 lanes: 2508, 16 lanes: 1578; fewer elements per
+//    lane leave fewer loads in flight and more merging per element).
+enum class RowMapping { Split, Lanes };
+
+inline const std::map<std::string, RowMapping> &row_mapping_names() {
+    static const std::map<std::string, RowMapping> names = {{"split", RowMapping::Split}, {"lanes", RowMapping::Lanes}};
+    return names;
+}
+
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
 struct ReduceTuning {
     // CPU, inner layout: independent vector accumulators, elements of a row per
@@ -70,8 +87,11 @@ struct ReduceTuning {
     // (independent loads in flight), and (outer layout) columns per thread.
     Halide::GeneratorParam<int> gpu_merge_unroll{"gpu_merge_unroll", 8};
     Halide::GeneratorParam<int> gpu_merge_columns{"gpu_merge_columns", 4};
-    // Not a tuning number: a kernel variant, set per kernel in ops.cmake.
+    // GPU, RowMapping::Lanes: threads per row (a power of two up to a warp).
+    Halide::GeneratorParam<int> gpu_row_lanes{"gpu_row_lanes", 4};
+    // Not tuning numbers: kernel variants, set per kernel in ops.cmake.
     Halide::GeneratorParam<ColumnMapping> columns{"columns", ColumnMapping::Split, column_mapping_names()};
+    Halide::GeneratorParam<RowMapping> rows{"rows", RowMapping::Split, row_mapping_names()};
 };
 
 inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
@@ -192,7 +212,7 @@ struct GpuLoops {
     //  - inner: a warp (kMergeLanes) per row, `threads` / 32 rows per block.
     //    Lane l merges the row's chunks l, l + 32, ... (adjacent partials:
     //    coalesced), then one thread merges the 32 lanes' results from shared
-    //    memory (see merge_in_warps). A thread per row took ~60 us to merge
+    //    memory (see merge_in_lanes). A thread per row took ~60 us to merge
     //    the 1056 partials of one long row serially on the H100.
     //  - outer: a thread per `columns` adjacent columns (per column when there
     //    are fewer than a block's worth), their merges interleaved so that
@@ -207,10 +227,7 @@ struct GpuLoops {
     void merge_tiles(Halide::Func consumer, const Halide::Expr &i_extent, int columns,
                      const Halide::Expr &adjacent = Halide::cast<bool>(1)) const {
         using namespace Halide;
-        if (layout == Layout::Inner) {
-            consumer.split(o, ob, ot, threads / kMergeLanes, TailStrategy::GuardWithIf).gpu_blocks(ob).gpu_threads(ot);
-            return;
-        }
+        if (layout == Layout::Inner) return row_tiles(consumer, kMergeLanes);
         Var ib("ib"), ii("ii"), ik("ik");
         if (columns > 1) {
             // Column tiles shifted inwards at the right edge (pure stages: a
@@ -227,17 +244,38 @@ struct GpuLoops {
         // A thread per column, the column tiles fused with o.
         consumer.split(i, ib, ot, threads, TailStrategy::GuardWithIf).fuse(ib, o, ob).gpu_blocks(ob).gpu_threads(ot);
     }
-    // Inner layout: `streams`(i, lane, o) merges the chunks lane, lane + 32, ...
-    // of a row over `chunk_r`; `f` then merges the kMergeLanes streams over `lane_r`.
-    void merge_in_warps(Halide::Func consumer, Halide::Func f, Halide::RVar lane_r, Halide::Func streams,
-                        Halide::Var lane, Halide::RVar chunk_r, int unroll) const {
+    // Inner layout: `lanes` threads per row, threads / lanes rows per block.
+    // The consumer's thread (i, ot) merges row ot's lanes. Thread x is i
+    // (extent 1) and y the row, as in the lanes' (lane, o): with ot on x the
+    // block would be max(lanes, rows) x rows threads (8 lanes: 32 x 32 = 1024,
+    // three quarters of them idle while the lanes read).
+    void row_tiles(Halide::Func consumer, int lanes) const {
+        consumer.split(o, ob, ot, threads / lanes, Halide::TailStrategy::GuardWithIf)
+            .gpu_blocks(ob)
+            .gpu_threads(i, ot);
+    }
+    // Inner layout: `streams`(i, lane, o) merges the items lane, lane + lanes, ...
+    // of a row over `item_r` (a row's chunk partials, or its elements); `f`
+    // then merges the row's streams over `lane_r` from shared memory.
+    void merge_in_lanes(Halide::Func consumer, Halide::Func f, Halide::RVar lane_r, Halide::Func streams,
+                        Halide::Var lane, Halide::RVar item_r, int unroll) const {
         using namespace Halide;
         RVar rko("rko"), rki("rki");
-        f.compute_at(consumer, ot);
+        f.compute_at(consumer, i);
         f.update().unroll(lane_r);
         streams.compute_at(consumer, ob).reorder(i, lane, o).gpu_threads(lane, o);
-        streams.update().reorder(chunk_r, i, lane, o).gpu_threads(lane, o);
-        streams.update().split(chunk_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+        streams.update().reorder(item_r, i, lane, o).gpu_threads(lane, o);
+        streams.update().split(item_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+    }
+    // Inner layout: `f` reduced over `r` by `lanes` threads per row (row_tiles):
+    // lane l takes r = l, l + lanes, ... (adjacent lanes on adjacent items:
+    // coalesced), then one thread merges the lanes (merge_in_lanes).
+    void reduce_in_lanes(Halide::Func consumer, Halide::Func f, Halide::RVar r, int lanes, int unroll) const {
+        using namespace Halide;
+        Var lane("lane");
+        RVar ro("ro"), rl("rl");
+        Func streams = f.update().split(r, ro, rl, lanes, TailStrategy::GuardWithIf).rfactor(rl, lane);
+        merge_in_lanes(consumer, f, rl, streams, lane, ro, unroll);
     }
     // Outer layout: `f` merges its columns' chunks over `chunk_r` (or, whole
     // columns, reduces its columns' elements over r), the columns innermost so
@@ -264,13 +302,9 @@ struct GpuLoops {
     // `columns`: per thread of the outer layout (see merge_tiles).
     void merge_chunks(Halide::Func consumer, Halide::Func f, Halide::RVar rc, const Halide::Expr &i_extent,
                       int columns, const ReduceTuning &p) const {
-        using namespace Halide;
         merge_tiles(consumer, i_extent, columns);
         if (layout == Layout::Inner) {
-            Var lane("lane");
-            RVar rco("rco"), rl("rl");
-            Func streams = f.update().split(rc, rco, rl, kMergeLanes, TailStrategy::GuardWithIf).rfactor(rl, lane);
-            merge_in_warps(consumer, f, rl, streams, lane, rco, p.gpu_merge_unroll);
+            reduce_in_lanes(consumer, f, rc, kMergeLanes, p.gpu_merge_unroll);
         } else {
             merge_in_columns(consumer, f, rc, p.gpu_merge_unroll);
         }
@@ -283,14 +317,16 @@ struct GpuLoops {
 //  - inner layout: a row is cut into `chunks` blocks of elements; a GPU block
 //    of gpu_threads threads reduces one (block, row) pair, each thread a
 //    coalesced strided run, and merges its threads' partials from shared
-//    memory; the output kernel merges a row's blocks, a thread per row.
+//    memory; the output kernel merges a row's blocks, a warp per row. The
+//    lanes variant (RowMapping) skips the chunks: the output kernel's lanes
+//    reduce their rows themselves.
 //  - outer layout: the reduced rows are cut into `chunks` runs (split-K); a
 //    thread reduces one column over one run, consecutive threads reading
 //    consecutive columns; the output kernel merges a column's runs. The
 //    whole-columns variant (ColumnMapping) skips the runs: the output kernel's
 //    threads reduce their columns over all rows.
-// Very short inner rows never reach these kernels: the runtime hands them to
-// the outer kernel (a thread per row), see cuda.json's "dispatch".
+// Very short inner rows (a few elements) go to the outer kernel, a thread per
+// row, and short ones to the lanes variant: see cuda.json's "dispatch".
 inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &) {
     using namespace Halide;
     const int threads = p.gpu_threads;
@@ -311,6 +347,12 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
         const int merge_columns = last && s.word ? 1 : (int)p.gpu_merge_columns;
         if (!inner && p.columns == ColumnMapping::Whole) {
             loops.whole_columns(consumer, f, s.r.x, s.i_extent, s.i_stride, merge_columns, unroll);
+            continue;
+        }
+        if (inner && p.rows == RowMapping::Lanes) {
+            loops.row_tiles(consumer, p.gpu_row_lanes);
+            loops.reduce_in_lanes(consumer, f, s.r.x, p.gpu_row_lanes, unroll);
+            consumer.specialize(s.r_stride == 1);  // loads at constant offsets, as the split kernel's
             continue;
         }
         RVar rc("rc"), rr("rr"), rk("rk"), rt("rt"), rko("rko"), rki("rki");
@@ -366,7 +408,7 @@ struct ReduceTreeStages {
 
 // The tree's shape, the same chunking as the rfactor trees': lanes are a GPU
 // block's threads (inner layout) or 1 (outer: a thread per column and chunk);
-// merge_lanes are a warp's (inner: merge_in_warps) or 1 (outer: merge_in_columns).
+// merge_lanes are a warp's (inner: merge_in_lanes) or 1 (outer: merge_in_columns).
 struct ReduceTreeShape {
     int lanes, merge_lanes;
     Halide::Expr chunks, chunk;  // chunk: a multiple of lanes
@@ -386,11 +428,12 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
     using namespace Halide;
     RVar so("so"), si("si");
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o};
-    _halide_user_assert(p.columns == ColumnMapping::Split)
-        << "LOG_SUM_EXP has no whole-columns kernel: it measured slower than the split one (see ops.cmake)";
+    _halide_user_assert(p.columns == ColumnMapping::Split && p.rows == RowMapping::Split)
+        << "LOG_SUM_EXP has no whole-columns kernel (its tree measured slower whole) and no lanes kernel "
+           "(see ops.cmake)";
     loops.merge_tiles(s.output, s.i_extent, p.gpu_merge_columns);
     if (s.layout == Layout::Inner) {
-        loops.merge_in_warps(s.output, s.row_acc, s.streams.x, s.stream_acc, s.stream_lane, s.stream.x,
+        loops.merge_in_lanes(s.output, s.row_acc, s.streams.x, s.stream_acc, s.stream_lane, s.stream.x,
                              p.gpu_merge_unroll);
     } else {
         // One stream per column: the row's merge is the stream's.
