@@ -302,12 +302,13 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
 
 // Shapes that take each of the GPU mappings (schedules/reduce_schedule.h and the
 // "dispatch" numbers of schedules/params/cuda.json): one long row cut into many
-// blocks (all axes), few long rows, many very short rows (a thread per row),
-// many short rows (4 lanes per row: 17 = the shortest such row, 37 and 100
-// elements in row counts not a multiple of a block's 64 rows), few columns over many rows
-// (split-K), and many columns; at least reduce_whole_columns_min_outputs
-// columns or very short rows (600001, not a multiple of a block's 1024
-// columns) take the whole-columns kernel. Run on every device.
+// blocks (all axes), few long rows, many short rows (4 lanes per row: 17 = the
+// shortest such row, 37 and 100 elements in row counts not a multiple of a
+// block's 64 rows), many very short rows (a thread per row: 20011 rows of 5 in
+// the split outer kernel), few columns over many rows (split-K), and many
+// columns; at least reduce_whole_columns_min_outputs columns or very short
+// rows (600001, not a multiple of a block's 1024 columns) take the
+// whole-columns kernel. Run on every device.
 TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, thread per row, split-K",
           "[reduce][random][large]") {
     std::mt19937 rng(test_seed() + 2);
@@ -315,8 +316,9 @@ TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, threa
         std::vector<uint32_t> sizes;
         uint32_t mask;
     };
-    const std::vector<Shape> shapes = {{{1u << 18}, 1},  {{3, 65537}, 2},  {{20011, 37}, 2}, {{16384, 17}, 2},
-                                       {{16411, 100}, 2}, {{65537, 3}, 1}, {{101, 4099}, 1}, {{5, 600001}, 1},
+    const std::vector<Shape> shapes = {{{1u << 18}, 1}, {{3, 65537}, 2},  {{20011, 37}, 2},
+                                       {{16384, 17}, 2}, {{16411, 100}, 2}, {{20011, 5}, 2},
+                                       {{65537, 3}, 1},  {{101, 4099}, 1},  {{5, 600001}, 1},
                                        {{600001, 3}, 2}};
     for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_LOG_SUM_EXP,
                                    DML_REDUCE_FUNCTION_ARGMAX, DML_REDUCE_FUNCTION_ARGMIN}) {
