@@ -87,13 +87,10 @@ foreach (layout inner outer)
     hdml_reducing_kernels(PARAMS layout=${layout} PLATFORMS ${_all})
 endforeach ()
 # CUDA, many columns: a thread reduces whole columns, one kernel (ColumnMapping).
-# Not LOG_SUM_EXP: its explicit tree took 20-25% longer on the H100 ([16,16M]
-# outer, [16M,16] and [4M,64] as a thread per row) than its split kernel.
-hdml_reducing_kernels(PARAMS layout=outer columns=whole PLATFORMS cuda FLOAT_OPS sum multiply min max)
+hdml_reducing_kernels(PARAMS layout=outer columns=whole PLATFORMS cuda)
 # CUDA, many short rows: a few threads per row, several rows per block, one
-# kernel (RowMapping). Not LOG_SUM_EXP: its explicit tree has no lanes mapping
-# (its short rows go a thread each to the outer kernel: [4M,64] 3.4x PyTorch).
-hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda FLOAT_OPS sum multiply min max)
+# kernel (RowMapping).
+hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)
 
 # --- Gather: data movement keyed by element size ----------------------------
 foreach (dtype uint8 uint16 uint32)

@@ -82,7 +82,7 @@ std::string ReducingOperator::kernel_key(const std::string &params, const char *
 const KernelEntry *ReducingOperator::choose_cuda_variant(const char *family, const std::string &params) {
 #if HDML_HAVE_CUDA
     // Short rows: a few lanes per row, where ops.cmake built that variant for
-    // the function (not LOG_SUM_EXP: its explicit tree has no lanes mapping).
+    // the function.
     if (use_row_lanes(shape_, HDML_CUDA_REDUCE_ROW_LANES_MIN_ROW, HDML_CUDA_REDUCE_ROW_LANES_MAX_ROW,
                       HDML_CUDA_REDUCE_ROW_LANES_MIN_ROWS)) {
         if (const KernelEntry *lanes = find_kernel(device, family, kernel_key(params, "rows=lanes"))) return lanes;

@@ -89,6 +89,12 @@ struct ReduceTuning {
     Halide::GeneratorParam<int> gpu_merge_columns{"gpu_merge_columns", 4};
     // GPU, RowMapping::Lanes: threads per row (a power of two up to a warp).
     Halide::GeneratorParam<int> gpu_row_lanes{"gpu_row_lanes", 4};
+    // GPU, outer layout, split runs of an explicit tree (LOG_SUM_EXP):
+    // independent (max, sum) chains per thread. A chain's step waits ~50 cycles
+    // on its previous one (compare, exp, multiply-add), so a thread with one
+    // chain leaves the loads idle where threads are few: [4M,64] outer (64
+    // columns x 512 runs) moved 55% of copy speed with one chain.
+    Halide::GeneratorParam<int> gpu_tree_chains{"gpu_tree_chains", 4};
     // Not tuning numbers: kernel variants, set per kernel in ops.cmake.
     Halide::GeneratorParam<ColumnMapping> columns{"columns", ColumnMapping::Split, column_mapping_names()};
     Halide::GeneratorParam<RowMapping> rows{"rows", RowMapping::Split, row_mapping_names()};
@@ -403,12 +409,15 @@ struct ReduceTreeStages {
     Halide::Var i, o, lane, c, stream_lane;
     Halide::RDom steps, lanes, stream, streams;  // the RDoms of the updates that walk them
     Layout layout;
-    Halide::Expr i_extent, chunks;
+    Halide::Expr i_extent, i_stride, chunks;
 };
 
 // The tree's shape, the same chunking as the rfactor trees': lanes are a GPU
-// block's threads (inner layout) or 1 (outer: a thread per column and chunk);
-// merge_lanes are a warp's (inner: merge_in_lanes) or 1 (outer: merge_in_columns).
+// block's threads (inner layout) or a thread's gpu_tree_chains (outer: a
+// thread per column and chunk); merge_lanes are a warp's (inner:
+// merge_in_lanes) or 1 (outer: merge_in_columns).
+// RowMapping::Lanes: one chunk per row, read by gpu_row_lanes lanes;
+// ColumnMapping::Whole: one chunk per column.
 struct ReduceTreeShape {
     int lanes, merge_lanes;
     Halide::Expr chunks, chunk;  // chunk: a multiple of lanes
@@ -417,7 +426,12 @@ struct ReduceTreeShape {
 inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
                                          const Halide::Expr &o_extent, const ReduceTuning &p) {
     const bool inner = layout == Layout::Inner;
-    const int lanes = inner ? (int)p.gpu_threads : 1;
+    if (inner && p.rows == RowMapping::Lanes) {
+        const int lanes = p.gpu_row_lanes;
+        return {lanes, 1, Halide::Expr(1), (r_extent + lanes - 1) / lanes * lanes};
+    }
+    if (!inner && p.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent};
+    const int lanes = inner ? (int)p.gpu_threads : (int)p.gpu_tree_chains;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
     const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
     return {lanes, inner ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
@@ -428,9 +442,31 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
     using namespace Halide;
     RVar so("so"), si("si");
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o};
-    _halide_user_assert(p.columns == ColumnMapping::Split && p.rows == RowMapping::Split)
-        << "LOG_SUM_EXP has no whole-columns kernel (its tree measured slower whole) and no lanes kernel "
-           "(see ops.cmake)";
+    if (s.layout == Layout::Outer && p.columns == ColumnMapping::Whole) {
+        // As schedule_reduce_gpu's whole columns: the output's threads reduce
+        // their columns' elements (chunk_acc: a column's one chunk, which is
+        // its one stream and its result).
+        loops.whole_columns(s.output, s.chunk_acc, s.steps.x, s.i_extent, s.i_stride, p.gpu_merge_columns,
+                            p.gpu_unroll);
+        for (Func f : {s.stream_acc, s.row_acc}) {
+            f.compute_at(s.output, loops.ot).unroll(s.i);
+            f.update().unroll(s.i);
+        }
+        return;
+    }
+    if (s.layout == Layout::Inner && p.rows == RowMapping::Lanes) {
+        // One kernel, as schedule_reduce_gpu's lanes variant: a row's lanes
+        // accumulate its elements (lane_acc, chunk c innermost: the row's one
+        // chunk), one thread merges them (chunk_acc); the row's one chunk is its
+        // one stream and its result.
+        loops.row_tiles(s.output, p.gpu_row_lanes);
+        s.lane_acc.reorder(s.c, s.i, s.lane, s.o);
+        s.lane_acc.update().reorder(s.steps.x, s.c, s.i, s.lane, s.o);
+        loops.merge_in_lanes(s.output, s.chunk_acc, s.lanes.x, s.lane_acc, s.lane, s.steps.x, p.gpu_unroll);
+        s.stream_acc.compute_at(s.output, s.i);
+        s.row_acc.compute_at(s.output, s.i);
+        return;
+    }
     loops.merge_tiles(s.output, s.i_extent, p.gpu_merge_columns);
     if (s.layout == Layout::Inner) {
         loops.merge_in_lanes(s.output, s.row_acc, s.streams.x, s.stream_acc, s.stream_lane, s.stream.x,
@@ -456,10 +492,17 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         s.lane_acc.compute_at(lane_accs, s.lane);
         s.lane_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
     } else {
-        // A thread per (i, c), consecutive threads on consecutive columns.
+        // A thread per (i, c), consecutive threads on consecutive columns; its
+        // chains (lane_acc's lanes) interleaved in registers, then merged.
         loops.column_runs(chunk_accs, s.c, s.chunks, s.i_extent);
         s.chunk_acc.compute_at(chunk_accs, loops.xt);
-        s.chunk_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
+        s.chunk_acc.update().unroll(s.lanes.x);
+        s.lane_acc.compute_at(chunk_accs, loops.xt).unroll(s.lane);
+        s.lane_acc.update()
+            .reorder(s.lane, s.steps.x)
+            .split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf)
+            .unroll(s.lane)
+            .unroll(si);
     }
 }
 
