@@ -93,7 +93,8 @@ struct ReduceTuning {
     // independent (max, sum) chains per thread. A chain's step waits ~50 cycles
     // on its previous one (compare, exp, multiply-add), so a thread with one
     // chain leaves the loads idle where threads are few: [4M,64] outer (64
-    // columns x 512 runs) moved 55% of copy speed with one chain.
+    // columns x 1024 runs) read its runs in 0.59 ms with one chain, 0.40 ms
+    // with 4 (8 chains ran 4x slower than 4).
     Halide::GeneratorParam<int> gpu_tree_chains{"gpu_tree_chains", 4};
     // Not tuning numbers: kernel variants, set per kernel in ops.cmake.
     Halide::GeneratorParam<ColumnMapping> columns{"columns", ColumnMapping::Split, column_mapping_names()};
@@ -426,8 +427,10 @@ struct ReduceTreeShape {
 inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
                                          const Halide::Expr &o_extent, const ReduceTuning &p) {
     const bool inner = layout == Layout::Inner;
+    _halide_user_assert(p.gpu_tree_chains >= 1) << "gpu_tree_chains must be at least 1";
     if (inner && p.rows == RowMapping::Lanes) {
         const int lanes = p.gpu_row_lanes;
+        _halide_user_assert(lanes >= 2) << "LOG_SUM_EXP's lanes kernel needs gpu_row_lanes >= 2";
         return {lanes, 1, Halide::Expr(1), (r_extent + lanes - 1) / lanes * lanes};
     }
     if (!inner && p.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent};
@@ -496,6 +499,10 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         // chains (lane_acc's lanes) interleaved in registers, then merged.
         loops.column_runs(chunk_accs, s.c, s.chunks, s.i_extent);
         s.chunk_acc.compute_at(chunk_accs, loops.xt);
+        if (p.gpu_tree_chains == 1) {  // no lane_acc: chunk_acc walks the run itself
+            s.chunk_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
+            return;
+        }
         s.chunk_acc.update().unroll(s.lanes.x);
         s.lane_acc.compute_at(chunk_accs, loops.xt).unroll(s.lane);
         s.lane_acc.update()
