@@ -88,6 +88,8 @@ foreach (layout inner outer)
 endforeach ()
 # CUDA, many columns: a thread reduces whole columns, one kernel (ColumnMapping).
 hdml_reducing_kernels(PARAMS layout=outer columns=whole PLATFORMS cuda)
+# CUDA, few columns: their many runs merged by a warp per column (ColumnMapping).
+hdml_reducing_kernels(PARAMS layout=outer columns=warp_merge PLATFORMS cuda)
 # CUDA, many short rows: a few threads per row, several rows per block, one
 # kernel (RowMapping).
 hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)

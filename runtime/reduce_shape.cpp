@@ -181,6 +181,10 @@ bool use_whole_columns(const ReduceShape &shape, int64_t min_outputs) {
     return shape.outer_layout && shape.i.extent * shape.o.extent >= min_outputs;
 }
 
+bool use_warp_merge(const ReduceShape &shape, int64_t max_outputs) {
+    return shape.outer_layout && shape.i.extent * shape.o.extent <= max_outputs;
+}
+
 bool use_row_lanes(const ReduceShape &shape, int64_t min_row, int64_t max_row, int64_t min_rows) {
     return !shape.outer_layout && shape.r.extent >= min_row && shape.r.extent <= max_row &&
            shape.o.extent >= min_rows;

@@ -53,6 +53,11 @@ bool use_thread_per_row(ReduceShape *shape, int64_t max_row, int64_t min_rows);
 // would give each column a single run (cuda.json's "dispatch").
 bool use_whole_columns(const ReduceShape &shape, int64_t min_outputs);
 
+// CUDA: whether the outer kernel's warp-merge variant serves the shape: at
+// most `max_outputs` columns per call, which split-K cuts into many runs each
+// (cuda.json's "dispatch").
+bool use_warp_merge(const ReduceShape &shape, int64_t max_outputs);
+
 // CUDA: whether the inner kernel's lanes variant serves the shape: rows of
 // min_row to max_row elements, at least `min_rows` of them per call
 // (cuda.json's "dispatch").

@@ -89,10 +89,14 @@ const KernelEntry *ReducingOperator::choose_cuda_variant(const char *family, con
     }
     // Very short rows, and short ones without a lanes kernel: a thread per
     // row, the rows becoming the outer kernel's columns; many columns (or
-    // rows) take its whole-columns variant where built.
+    // rows) take its whole-columns variant, few columns its warp-merge
+    // variant, where built.
     use_thread_per_row(&shape_, HDML_CUDA_REDUCE_THREAD_PER_ROW_MAX, HDML_CUDA_REDUCE_THREAD_PER_ROW_MIN_ROWS);
     if (use_whole_columns(shape_, HDML_CUDA_REDUCE_WHOLE_COLUMNS_MIN_OUTPUTS)) {
         return find_kernel(device, family, kernel_key(params, "columns=whole"));
+    }
+    if (use_warp_merge(shape_, HDML_CUDA_REDUCE_WARP_MERGE_MAX_OUTPUTS)) {
+        return find_kernel(device, family, kernel_key(params, "columns=warp_merge"));
     }
 #else
     (void)family, (void)params;

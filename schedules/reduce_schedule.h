@@ -34,15 +34,19 @@ struct ReduceStages {
 
 // GPU, outer layout: how a column's reduction maps onto threads.
 //  - split: the rows are cut into runs (split-K), a thread per (column, run),
-//    and the output kernel merges a column's runs;
+//    and the output kernel merges a column's runs, a thread per column;
+//  - warp_merge: the same runs, merged by a warp per column (lane l: runs l,
+//    l + 32, ...). For few columns, whose runs are many (up to gpu_max_chunks)
+//    and whose thread-per-column merge is one block of serial loops
+//    (cuda.json's reduce_warp_merge_max_outputs);
 //  - whole: a thread reduces whole columns in the output kernel: no runs, no
 //    intermediate, one launch. The runtime takes it when the split would make
 //    a single run per column anyway (cuda.json's reduce_whole_columns_min_outputs).
-enum class ColumnMapping { Split, Whole };
+enum class ColumnMapping { Split, WarpMerge, Whole };
 
 inline const std::map<std::string, ColumnMapping> &column_mapping_names() {
-    static const std::map<std::string, ColumnMapping> names = {{"split", ColumnMapping::Split},
-                                                               {"whole", ColumnMapping::Whole}};
+    static const std::map<std::string, ColumnMapping> names = {
+        {"split", ColumnMapping::Split}, {"warp_merge", ColumnMapping::WarpMerge}, {"whole", ColumnMapping::Whole}};
     return names;
 }
 
@@ -261,22 +265,46 @@ struct GpuLoops {
             .gpu_blocks(ob)
             .gpu_threads(i, ot);
     }
-    // Inner layout: `streams`(i, lane, o) merges the items lane, lane + lanes, ...
-    // of a row over `item_r` (a row's chunk partials, or its elements); `f`
-    // then merges the row's streams over `lane_r` from shared memory.
+    // Outer layout, ColumnMapping::WarpMerge: a warp per column (merge_in_lanes),
+    // threads / 32 columns per block; the consumer's thread ot merges column
+    // ot's lanes (ot on x: its 8 fit in the lanes' 32, so a block stays the
+    // lanes' 32 x 8 threads).
+    void column_warps(Halide::Func consumer) const {
+        Halide::Var ib("ib");
+        consumer.split(i, ib, ot, threads / kMergeLanes, Halide::TailStrategy::GuardWithIf)
+            .fuse(ib, o, ob)
+            .gpu_blocks(ob)
+            .gpu_threads(ot);
+    }
+    // `streams`(i, lane, o) merges the items lane, lane + lanes, ... of an
+    // output over `item_r` (a row's chunk partials or elements; a column's
+    // runs); `f` then merges the output's streams over `lane_r` from shared
+    // memory. The block's threads: (lane, row o) after row_tiles (inner
+    // layout), (lane, column i) after column_warps (outer).
     void merge_in_lanes(Halide::Func consumer, Halide::Func f, Halide::RVar lane_r, Halide::Func streams,
                         Halide::Var lane, Halide::RVar item_r, int unroll) const {
         using namespace Halide;
         RVar rko("rko"), rki("rki");
-        f.compute_at(consumer, i);
+        const bool inner = layout == Layout::Inner;
+        const Var across = inner ? o : i;
+        f.compute_at(consumer, inner ? i : ot);
         f.update().unroll(lane_r);
-        streams.compute_at(consumer, ob).reorder(i, lane, o).gpu_threads(lane, o);
-        streams.update().reorder(item_r, i, lane, o).gpu_threads(lane, o);
+        streams.compute_at(consumer, ob);
+        if (inner) {
+            streams.reorder(i, lane, o);
+            streams.update().reorder(item_r, i, lane, o);
+        } else {
+            streams.reorder(lane, i, o);
+            streams.update().reorder(item_r, lane, i, o);
+        }
+        streams.gpu_threads(lane, across);
+        streams.update().gpu_threads(lane, across);
         streams.update().split(item_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
     }
-    // Inner layout: `f` reduced over `r` by `lanes` threads per row (row_tiles):
-    // lane l takes r = l, l + lanes, ... (adjacent lanes on adjacent items:
-    // coalesced), then one thread merges the lanes (merge_in_lanes).
+    // `f` reduced over `r` by `lanes` threads per output (row_tiles or
+    // column_warps): lane l takes r = l, l + lanes, ... (adjacent lanes on
+    // adjacent items: coalesced for rows), then one thread merges the lanes
+    // (merge_in_lanes).
     void reduce_in_lanes(Halide::Func consumer, Halide::Func f, Halide::RVar r, int lanes, int unroll) const {
         using namespace Halide;
         Var lane("lane");
@@ -305,10 +333,16 @@ struct GpuLoops {
         merge_tiles(consumer, i_extent, columns, i_stride == 1);
         merge_in_columns(consumer, f, r, unroll);
     }
-    // The merge of the partials `f` reads over rc (f(i, o) = merge(f(i, o), partial(i, rc, o))).
-    // `columns`: per thread of the outer layout (see merge_tiles).
+    // The merge of the partials `f` reads over rc (f(i, o) = merge(f(i, o), partial(i, rc, o))):
+    // a warp per row (inner), a thread per `columns` columns (outer, see
+    // merge_tiles) or a warp per column (outer, ColumnMapping::WarpMerge).
     void merge_chunks(Halide::Func consumer, Halide::Func f, Halide::RVar rc, const Halide::Expr &i_extent,
                       int columns, const ReduceTuning &p) const {
+        if (layout == Layout::Outer && p.columns == ColumnMapping::WarpMerge) {
+            column_warps(consumer);
+            reduce_in_lanes(consumer, f, rc, kMergeLanes, p.gpu_merge_unroll);
+            return;
+        }
         merge_tiles(consumer, i_extent, columns);
         if (layout == Layout::Inner) {
             reduce_in_lanes(consumer, f, rc, kMergeLanes, p.gpu_merge_unroll);
@@ -415,8 +449,8 @@ struct ReduceTreeStages {
 
 // The tree's shape, the same chunking as the rfactor trees': lanes are a GPU
 // block's threads (inner layout) or a thread's gpu_tree_chains (outer: a
-// thread per column and chunk); merge_lanes are a warp's (inner:
-// merge_in_lanes) or 1 (outer: merge_in_columns).
+// thread per column and chunk); merge_lanes are a warp's (inner, and outer
+// ColumnMapping::WarpMerge: merge_in_lanes) or 1 (outer: merge_in_columns).
 // RowMapping::Lanes: one chunk per row, read by gpu_row_lanes lanes;
 // ColumnMapping::Whole: one chunk per column.
 struct ReduceTreeShape {
@@ -437,7 +471,8 @@ inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_ex
     const int lanes = inner ? (int)p.gpu_threads : (int)p.gpu_tree_chains;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
     const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
-    return {lanes, inner ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
+    const bool warps = inner || p.columns == ColumnMapping::WarpMerge;
+    return {lanes, warps ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
 }
 
 // The explicit tree on GPUs, mapped as schedule_reduce_gpu maps its rfactor trees.
@@ -470,8 +505,12 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         s.row_acc.compute_at(s.output, s.i);
         return;
     }
-    loops.merge_tiles(s.output, s.i_extent, p.gpu_merge_columns);
-    if (s.layout == Layout::Inner) {
+    if (s.layout == Layout::Outer && p.columns == ColumnMapping::WarpMerge) {
+        loops.column_warps(s.output);
+    } else {
+        loops.merge_tiles(s.output, s.i_extent, p.gpu_merge_columns);
+    }
+    if (s.layout == Layout::Inner || p.columns == ColumnMapping::WarpMerge) {
         loops.merge_in_lanes(s.output, s.row_acc, s.streams.x, s.stream_acc, s.stream_lane, s.stream.x,
                              p.gpu_merge_unroll);
     } else {

@@ -305,7 +305,9 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
 // blocks (all axes), few long rows, many short rows (4 lanes per row: 17 = the
 // shortest such row, 37 and 100 elements in row counts not a multiple of a
 // block's 64 rows), many very short rows (a thread per row: 20011 rows of 5 in
-// the split outer kernel), few columns over many rows (split-K), and many
+// the split outer kernel), few columns over many rows (split-K; at most
+// reduce_warp_merge_max_outputs columns, 3 and 4099 here, not a multiple of a
+// block's 8, have their runs merged by a warp per column), and many
 // columns; at least reduce_whole_columns_min_outputs columns or very short
 // rows (600001, not a multiple of a block's 1024 columns) take the
 // whole-columns kernel. Run on every device.
