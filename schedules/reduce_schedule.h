@@ -93,13 +93,14 @@ struct ReduceTuning {
     Halide::GeneratorParam<int> gpu_merge_columns{"gpu_merge_columns", 4};
     // GPU, RowMapping::Lanes: threads per row (a power of two up to a warp).
     Halide::GeneratorParam<int> gpu_row_lanes{"gpu_row_lanes", 4};
-    // GPU, outer layout, split runs of an explicit tree (LOG_SUM_EXP):
-    // independent (max, sum) chains per thread. A chain's step waits ~50 cycles
-    // on its previous one (compare, exp, multiply-add), so a thread with one
-    // chain leaves the loads idle where threads are few: [4M,64] outer (64
-    // columns x 1024 runs) read its runs in 0.59 ms with one chain, 0.40 ms
-    // with 4 (8 chains ran 4x slower than 4).
-    Halide::GeneratorParam<int> gpu_tree_chains{"gpu_tree_chains", 4};
+    // GPU, outer layout, split runs: independent accumulators (chains) per
+    // thread, interleaved, merged at the end. A step of a chain waits on the
+    // one before it (LOG_SUM_EXP's compare, exp and multiply-add: ~50 cycles;
+    // ARGMAX's 64-bit key compare: several), so one chain per thread leaves the
+    // loads idle where threads are few. [4M,64] outer's runs on the H100:
+    // LOG_SUM_EXP 0.59 ms with one chain, 0.40 ms with 4 (1024 runs; 8 chains
+    // ran 4x slower than 4); ARGMAX 0.415 -> 0.378 ms (2048 runs).
+    Halide::GeneratorParam<int> gpu_run_chains{"gpu_run_chains", 4};
     // Not tuning numbers: kernel variants, set per kernel in ops.cmake.
     Halide::GeneratorParam<ColumnMapping> columns{"columns", ColumnMapping::Split, column_mapping_names()};
     Halide::GeneratorParam<RowMapping> rows{"rows", RowMapping::Split, row_mapping_names()};
@@ -425,8 +426,27 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             Func runs = part.in();
             runs.compute_root();
             loops.column_runs(runs, c, chunking.chunks, s.i_extent);
+            // The runs' serial walk: gpu_run_chains chains per thread.
+            _halide_user_assert(p.gpu_run_chains >= 1) << "gpu_run_chains must be at least 1";
             part.compute_at(runs, loops.xt);
-            part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+            if (p.gpu_run_chains == 1) {
+                part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+            } else {
+                // The thread's chains: rows k * chains + u accumulate into chain
+                // u, interleaved in registers, merged at the end.
+                Var u("u");
+                RVar rk("rk"), ru("ru");
+                Func chains = part.update()
+                                  .split(rr, rk, ru, p.gpu_run_chains, TailStrategy::GuardWithIf)
+                                  .rfactor(ru, u);
+                part.update().unroll(ru);
+                chains.compute_at(runs, loops.xt).unroll(u);
+                chains.update()
+                    .reorder(u, rk)
+                    .split(rk, rko, rki, unroll, TailStrategy::GuardWithIf)
+                    .unroll(u)
+                    .unroll(rki);
+            }
         }
         loops.merge_chunks(consumer, f, rc, s.i_extent, merge_columns, p);
     }
@@ -448,7 +468,7 @@ struct ReduceTreeStages {
 };
 
 // The tree's shape, the same chunking as the rfactor trees': lanes are a GPU
-// block's threads (inner layout) or a thread's gpu_tree_chains (outer: a
+// block's threads (inner layout) or a thread's gpu_run_chains (outer: a
 // thread per column and chunk); merge_lanes are a warp's (inner, and outer
 // ColumnMapping::WarpMerge: merge_in_lanes) or 1 (outer: merge_in_columns).
 // RowMapping::Lanes: one chunk per row, read by gpu_row_lanes lanes;
@@ -461,14 +481,14 @@ struct ReduceTreeShape {
 inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
                                          const Halide::Expr &o_extent, const ReduceTuning &p) {
     const bool inner = layout == Layout::Inner;
-    _halide_user_assert(p.gpu_tree_chains >= 1) << "gpu_tree_chains must be at least 1";
+    _halide_user_assert(p.gpu_run_chains >= 1) << "gpu_run_chains must be at least 1";
     if (inner && p.rows == RowMapping::Lanes) {
         const int lanes = p.gpu_row_lanes;
         _halide_user_assert(lanes >= 2) << "LOG_SUM_EXP's lanes kernel needs gpu_row_lanes >= 2";
         return {lanes, 1, Halide::Expr(1), (r_extent + lanes - 1) / lanes * lanes};
     }
     if (!inner && p.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent};
-    const int lanes = inner ? (int)p.gpu_threads : (int)p.gpu_tree_chains;
+    const int lanes = inner ? (int)p.gpu_threads : (int)p.gpu_run_chains;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
     const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
     const bool warps = inner || p.columns == ColumnMapping::WarpMerge;
@@ -538,7 +558,7 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         // chains (lane_acc's lanes) interleaved in registers, then merged.
         loops.column_runs(chunk_accs, s.c, s.chunks, s.i_extent);
         s.chunk_acc.compute_at(chunk_accs, loops.xt);
-        if (p.gpu_tree_chains == 1) {  // no lane_acc: chunk_acc walks the run itself
+        if (p.gpu_run_chains == 1) {  // no lane_acc: chunk_acc walks the run itself
             s.chunk_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
             return;
         }
