@@ -195,6 +195,13 @@ inline GpuChunking gpu_reduce_chunking(Layout layout, const Halide::Expr &i_exte
 // layout): a warp on NVIDIA GPUs; on any GPU they meet through shared memory.
 constexpr int kMergeLanes = 32;
 
+// Whether the output kernel merges an output's chunk partials in kMergeLanes
+// lanes (inner rows; outer columns under ColumnMapping::WarpMerge) rather than
+// a thread per column.
+inline bool merges_in_lanes(Layout layout, const ReduceTuning &p) {
+    return layout == Layout::Inner || p.columns == ColumnMapping::WarpMerge;
+}
+
 // GPU loop shapes shared by the reduction schedules.
 struct GpuLoops {
     Layout layout;
@@ -334,22 +341,51 @@ struct GpuLoops {
         merge_tiles(consumer, i_extent, columns, i_stride == 1);
         merge_in_columns(consumer, f, r, unroll);
     }
-    // The merge of the partials `f` reads over rc (f(i, o) = merge(f(i, o), partial(i, rc, o))):
-    // a warp per row (inner), a thread per `columns` columns (outer, see
-    // merge_tiles) or a warp per column (outer, ColumnMapping::WarpMerge).
-    void merge_chunks(Halide::Func consumer, Halide::Func f, Halide::RVar rc, const Halide::Expr &i_extent,
-                      int columns, const ReduceTuning &p) const {
+    // The output kernel's loops for merging chunk partials: a warp per row
+    // (inner), a warp per column (outer, ColumnMapping::WarpMerge) or a thread
+    // per `columns` columns (outer, see merge_tiles). Returns merges_in_lanes.
+    bool merge_loops(Halide::Func consumer, const Halide::Expr &i_extent, int columns, const ReduceTuning &p) const {
         if (layout == Layout::Outer && p.columns == ColumnMapping::WarpMerge) {
             column_warps(consumer);
-            reduce_in_lanes(consumer, f, rc, kMergeLanes, p.gpu_merge_unroll);
-            return;
+        } else {
+            merge_tiles(consumer, i_extent, columns);
         }
-        merge_tiles(consumer, i_extent, columns);
-        if (layout == Layout::Inner) {
+        return merges_in_lanes(layout, p);
+    }
+    // The merge of the partials `f` reads over rc (f(i, o) = merge(f(i, o), partial(i, rc, o))),
+    // on merge_loops.
+    void merge_chunks(Halide::Func consumer, Halide::Func f, Halide::RVar rc, const Halide::Expr &i_extent,
+                      int columns, const ReduceTuning &p) const {
+        if (merge_loops(consumer, i_extent, columns, p)) {
             reduce_in_lanes(consumer, f, rc, kMergeLanes, p.gpu_merge_unroll);
         } else {
             merge_in_columns(consumer, f, rc, p.gpu_merge_unroll);
         }
+    }
+    // Outer layout: a split-K thread's serial walk of its run: `f`, computed
+    // per thread of `runs`, accumulates over `walk`, unrolled so that
+    // `unroll` loads are in flight.
+    void walk_run(Halide::Func runs, Halide::Func f, Halide::RVar walk, int unroll) const {
+        using namespace Halide;
+        RVar rko("rko"), rki("rki");
+        f.compute_at(runs, xt);
+        f.update().split(walk, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+    }
+    // walk_run in chains (gpu_run_chains): `chains`(chain, ...) holds the
+    // thread's independent accumulators, which take turns along `walk`
+    // (interleaved in registers), and `f` merges them over `chain_r`.
+    void walk_run_in_chains(Halide::Func runs, Halide::Func f, Halide::RVar chain_r, Halide::Func chains,
+                            Halide::Var chain, Halide::RVar walk, int unroll) const {
+        using namespace Halide;
+        RVar rko("rko"), rki("rki");
+        f.compute_at(runs, xt);
+        f.update().unroll(chain_r);
+        chains.compute_at(runs, xt).unroll(chain);
+        chains.update()
+            .reorder(chain, walk)
+            .split(walk, rko, rki, unroll, TailStrategy::GuardWithIf)
+            .unroll(chain)
+            .unroll(rki);
     }
 };
 
@@ -426,26 +462,18 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             Func runs = part.in();
             runs.compute_root();
             loops.column_runs(runs, c, chunking.chunks, s.i_extent);
-            // The runs' serial walk: gpu_run_chains chains per thread.
+            // The runs' serial walk, in gpu_run_chains chains per thread: rows
+            // k * chains + u accumulate into chain u.
             _halide_user_assert(p.gpu_run_chains >= 1) << "gpu_run_chains must be at least 1";
-            part.compute_at(runs, loops.xt);
             if (p.gpu_run_chains == 1) {
-                part.update().split(rr, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+                loops.walk_run(runs, part, rr, unroll);
             } else {
-                // The thread's chains: rows k * chains + u accumulate into chain
-                // u, interleaved in registers, merged at the end.
                 Var u("u");
-                RVar rk("rk"), ru("ru");
+                RVar ru("ru");
                 Func chains = part.update()
                                   .split(rr, rk, ru, p.gpu_run_chains, TailStrategy::GuardWithIf)
                                   .rfactor(ru, u);
-                part.update().unroll(ru);
-                chains.compute_at(runs, loops.xt).unroll(u);
-                chains.update()
-                    .reorder(u, rk)
-                    .split(rk, rko, rki, unroll, TailStrategy::GuardWithIf)
-                    .unroll(u)
-                    .unroll(rki);
+                loops.walk_run_in_chains(runs, part, ru, chains, u, rk, unroll);
             }
         }
         loops.merge_chunks(consumer, f, rc, s.i_extent, merge_columns, p);
@@ -491,8 +519,7 @@ inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_ex
     const int lanes = inner ? (int)p.gpu_threads : (int)p.gpu_run_chains;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
     const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
-    const bool warps = inner || p.columns == ColumnMapping::WarpMerge;
-    return {lanes, warps ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
+    return {lanes, merges_in_lanes(layout, p) ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
 }
 
 // The explicit tree on GPUs, mapped as schedule_reduce_gpu maps its rfactor trees.
@@ -525,12 +552,7 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         s.row_acc.compute_at(s.output, s.i);
         return;
     }
-    if (s.layout == Layout::Outer && p.columns == ColumnMapping::WarpMerge) {
-        loops.column_warps(s.output);
-    } else {
-        loops.merge_tiles(s.output, s.i_extent, p.gpu_merge_columns);
-    }
-    if (s.layout == Layout::Inner || p.columns == ColumnMapping::WarpMerge) {
+    if (loops.merge_loops(s.output, s.i_extent, p.gpu_merge_columns, p)) {
         loops.merge_in_lanes(s.output, s.row_acc, s.streams.x, s.stream_acc, s.stream_lane, s.stream.x,
                              p.gpu_merge_unroll);
     } else {
@@ -557,18 +579,11 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         // A thread per (i, c), consecutive threads on consecutive columns; its
         // chains (lane_acc's lanes) interleaved in registers, then merged.
         loops.column_runs(chunk_accs, s.c, s.chunks, s.i_extent);
-        s.chunk_acc.compute_at(chunk_accs, loops.xt);
         if (p.gpu_run_chains == 1) {  // no lane_acc: chunk_acc walks the run itself
-            s.chunk_acc.update().split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf).unroll(si);
-            return;
+            loops.walk_run(chunk_accs, s.chunk_acc, s.steps.x, p.gpu_unroll);
+        } else {
+            loops.walk_run_in_chains(chunk_accs, s.chunk_acc, s.lanes.x, s.lane_acc, s.lane, s.steps.x, p.gpu_unroll);
         }
-        s.chunk_acc.update().unroll(s.lanes.x);
-        s.lane_acc.compute_at(chunk_accs, loops.xt).unroll(s.lane);
-        s.lane_acc.update()
-            .reorder(s.lane, s.steps.x)
-            .split(s.steps.x, so, si, p.gpu_unroll, TailStrategy::GuardWithIf)
-            .unroll(s.lane)
-            .unroll(si);
     }
 }
 
