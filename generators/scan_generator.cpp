@@ -13,7 +13,9 @@
 // staged kernel's block, instead of per chunk: phase 1 totals segments, phase 2
 // walks 1/segment as many totals, and phase 3 finds a chunk's carry inside its
 // segment from the segment's own chunk scans (a prefix in log2(segment) steps).
-// The CPU inner layout keeps a line in one chunk: its lines are the independent work.
+// The CPU inner layout keeps a line in one chunk: its lines are the independent
+// work; so does CUDA's lines kernel (staging=lines), for lines of at most
+// max_line elements.
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
 // output is written, and reads no other chunk: so the output may alias the input.
@@ -31,9 +33,12 @@ public:
     GeneratorParam<ScanOp> op{"op", ScanOp::Sum, {{"sum", ScanOp::Sum}, {"product", ScanOp::Product}}};
     GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
-    // GPU, inner layout: a block stages a segment of a line in shared memory
-    // (long lines; see schedule_scan_gpu). Other kernels ignore it.
+    // CUDA, inner layout: a block stages a segment of a line (shared: long lines)
+    // or whole short lines (lines) in shared memory; see schedule_scan_gpu.
+    // Other kernels ignore it.
     GeneratorParam<ScanStaging> staging{"staging", ScanStaging::None, scan_staging_names()};
+    // staging=lines: the longest line the kernel takes (a thread holds it in registers).
+    GeneratorParam<int> max_line{"max_line", 0};
     ScanTuning tuning;
 
     Input<Buffer<>> input{"input", 3};
@@ -54,8 +59,9 @@ public:
 
         Var i("i"), r("r"), o("o"), k("k"), c("c"), n("n"), nth("nth"), g("g"), j("j");
         const Expr extent = input.dim(1).extent();
-        const bool chunked = scan_is_chunked(layout, get_target());
-        const Expr chunk = chunked ? scan_chunk_rows(extent, tuning, get_target()) : extent;
+        const bool chunked = scan_is_chunked(layout, staging, get_target());
+        const int gpu_chunk = scan_gpu_chunk(staging, max_line, tuning);
+        const Expr chunk = scan_chunk_rows(extent, chunked, gpu_chunk, tuning, get_target());
         const Expr chunks = chunked ? (extent + chunk - 1) / chunk : 1;
         const int segment = scan_segment_chunks(staging, tuning, t);  // chunks per segment n
         const Expr segments = (chunks + segment - 1) / segment;
@@ -156,6 +162,10 @@ public:
         const Expr result =
             chunked ? combine(chunk_carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         output(i, r, o) = narrow(result, t);
+        if (!chunked && get_target().has_gpu_feature()) {
+            add_requirement(extent <= chunk, "scan: a line of ", extent, " elements is longer than the ", chunk,
+                            " this lines kernel scans in registers");
+        }
 
         apply_layout_contract(layout, input, output);
         // r starts at 0 (the runtime's buffers do), so a chunk of output rows maps onto one chunk.
@@ -169,7 +179,7 @@ public:
                           o,           k,           c,            n,              nth,       g,
                           j,           in_chunk,    in_segment,   in_group,       later_in_group, step,
                           extent,      groups,      dense,        exclusive == 0, layout,    staging,
-                          t};
+                          t,           gpu_chunk};
         schedule_scan(stages, tuning, get_target());
     }
 };

@@ -11,12 +11,16 @@ namespace hdml {
 //    a warp spans many lines);
 //  - shared: a block takes a segment of one line (gpu_threads chunks), staged
 //    through shared memory so every global load and store is coalesced (long
-//    lines; chosen at run time by cuda.json's scan_staged_min_line).
-enum class ScanStaging { None, Shared };
+//    lines; chosen at run time by cuda.json's scan_staged_min_line);
+//  - lines: a block takes whole lines of at most max_line elements (a line is
+//    one chunk: no carries, one kernel), staged through shared memory the same
+//    way (short lines; ops.cmake builds several max_line, the runtime takes the
+//    smallest that holds the line).
+enum class ScanStaging { None, Shared, Lines };
 
 inline const std::map<std::string, ScanStaging> &scan_staging_names() {
-    static const std::map<std::string, ScanStaging> names = {{"none", ScanStaging::None},
-                                                             {"shared", ScanStaging::Shared}};
+    static const std::map<std::string, ScanStaging> names = {
+        {"none", ScanStaging::None}, {"shared", ScanStaging::Shared}, {"lines", ScanStaging::Lines}};
     return names;
 }
 
@@ -46,6 +50,7 @@ struct ScanStages {
     Layout layout;
     ScanStaging staging;
     Halide::Type type;
+    int gpu_chunk;  // GPU: rows per chunk (scan_gpu_chunk)
 };
 
 struct ScanTuning {
@@ -61,28 +66,43 @@ struct ScanTuning {
     Halide::GeneratorParam<int> gpu_chunk{"gpu_chunk", 32};
 };
 
-// Whether lines are cut into chunks. CPU: the outer layout, by chunk_rows; the
-// inner layout keeps a line whole (its lines are the parallel work). GPU: both
-// layouts, in chunks a thread scans in registers.
-inline bool scan_is_chunked(Layout layout, const Halide::Target &target) {
-    return layout == Layout::Outer || target.has_gpu_feature();
+// GPU rows per chunk: gpu_chunk, or the lines kernel's max_line (its lines are
+// one chunk each). A constant, so a chunk's running totals fit registers.
+inline int scan_gpu_chunk(ScanStaging staging, int max_line, const ScanTuning &p) {
+    if (staging != ScanStaging::Lines) return p.gpu_chunk;
+    _halide_user_assert(max_line >= 1) << "scan staging=lines needs max_line >= 1";
+    return max_line;
 }
 
-// Rows per chunk of the blocked scan. GPU: a constant, so a chunk's running
-// totals have a fixed size (registers); chunks past the line's end read clamped
-// input and are never stored.
-inline Halide::Expr scan_chunk_rows(const Halide::Expr &extent, const ScanTuning &p, const Halide::Target &target) {
+// Whether lines are cut into chunks. CPU: the outer layout, by chunk_rows; the
+// inner layout keeps a line whole (its lines are the parallel work). GPU: both
+// layouts, in chunks a thread scans in registers, but for the lines kernel,
+// whose lines are one chunk each.
+inline bool scan_is_chunked(Layout layout, ScanStaging staging, const Halide::Target &target) {
+    return layout == Layout::Outer || (target.has_gpu_feature() && staging != ScanStaging::Lines);
+}
+
+// Rows per chunk. GPU: gpu_chunk, a constant (the lines kernel requires a line
+// to fit); rows past the line's end read clamped input and are never stored.
+// CPU: chunk_rows rows of a chunked line; a whole line otherwise.
+inline Halide::Expr scan_chunk_rows(const Halide::Expr &extent, bool chunked, int gpu_chunk, const ScanTuning &p,
+                                    const Halide::Target &target) {
     using namespace Halide;
-    if (target.has_gpu_feature()) return Expr((int)p.gpu_chunk);
-    return min(extent, (int)p.chunk_rows);
+    if (target.has_gpu_feature()) return Expr(gpu_chunk);
+    return chunked ? min(extent, (int)p.chunk_rows) : extent;
+}
+
+// Chunks a staged kernel's block holds in shared memory: gpu_threads, half of
+// them for 64-bit totals (the two staged buffers must fit the 48 KiB of static
+// shared memory).
+inline int scan_staged_chunks(const ScanTuning &p, const Halide::Type &type) {
+    return type.bits() > 32 ? p.gpu_threads / 2 : (int)p.gpu_threads;
 }
 
 // Chunks per segment, the unit the carries are taken over: the staged kernel's
-// block (gpu_threads chunks, half of them for 64-bit totals, whose two staged
-// segments must fit the 48 KiB of static shared memory); one chunk elsewhere.
+// block (staging=shared); one chunk elsewhere.
 inline int scan_segment_chunks(ScanStaging staging, const ScanTuning &p, const Halide::Type &type) {
-    if (staging != ScanStaging::Shared) return 1;
-    return type.bits() > 32 ? p.gpu_threads / 2 : (int)p.gpu_threads;
+    return staging == ScanStaging::Shared ? scan_staged_chunks(p, type) : 1;
 }
 
 // Segments per group of the two-level carries. GPU: about sqrt(segments), so
@@ -167,31 +187,37 @@ inline void scan_total_by_warp(Halide::Func total, Halide::RVar over, Halide::Fu
     lanes.compute_at(lane_totals, u);
 }
 
+// Staged kernels keep a block's chunks in shared memory, chunk after chunk,
+// each padded to a chunk + 1 elements so that a thread per chunk and a thread
+// per element both hit distinct banks. `chunks` is the dim that numbers the
+// block's chunks: c in a segment of one line, o for whole lines.
+inline void stage_chunks(ScanStages &s, Halide::Func f, Halide::Func consumer, Halide::Var block, Halide::Var chunks,
+                         int count, int chunk) {
+    f.compute_at(consumer, block).bound(s.i, 0, 1).bound(s.k, 0, chunk + 1).bound_extent(chunks, count);
+}
+
+// Staged chunks move between global and shared memory with consecutive threads
+// on consecutive elements (coalesced).
+inline void coalesce_chunks(ScanStages &s, Halide::Func staged, Halide::Var chunks, int threads) {
+    using namespace Halide;
+    Var kc("kc"), kco("kco"), kct("kct");
+    staged.reorder(s.i, s.k, chunks).fuse(s.k, chunks, kc).split(kc, kco, kct, threads).reorder(s.i, kco, kct).gpu_threads(kct).unroll(kco);
+}
+
 // GPU, inner layout, long lines (staging=shared): a block per segment of one
 // line, a thread per chunk of it. The segment's input is staged in shared
-// memory by consecutive threads on consecutive elements (coalesced); a thread
-// per chunk then reduces or scans its chunk in registers from there.
+// memory (coalesced); a thread per chunk then reduces or scans its chunk in
+// registers from there.
 //   segment totals: the chunk totals in shared memory, merged by a warp;
 //   output: the chunk scans, then the chunks' carries inside the segment (the
 //   doubling prefix over the scans' totals, a thread per chunk, in shared
 //   memory) joined with the segment's carry; the scanned segment goes back
 //   through shared memory, consecutive threads on consecutive elements again.
-// Staged chunks are padded to gpu_chunk + 1 elements so that a thread per chunk
-// and a thread per element both hit distinct banks.
 inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner && target.has_feature(Target::CUDA))
         << "scan staging=shared is a CUDA kernel of the inner layout";
-    const int threads = scan_segment_chunks(s.staging, p, s.type), chunk = p.gpu_chunk;
-    // A segment's chunks in shared memory (computed per block), padded.
-    auto padded_segment = [&](Func f, Func consumer, Var block) {
-        f.compute_at(consumer, block).bound(s.i, 0, 1).bound(s.k, 0, chunk + 1).bound_extent(s.c, threads);
-    };
-    // Staged from global memory: consecutive threads on consecutive elements.
-    auto coalesced = [&](Func staged) {
-        Var kc("kc"), kco("kco"), kct("kct");
-        staged.fuse(s.k, s.c, kc).split(kc, kco, kct, threads).reorder(s.i, kco, kct, s.o).gpu_threads(kct).unroll(kco);
-    };
+    const int threads = scan_segment_chunks(s.staging, p, s.type), chunk = s.gpu_chunk;
     Var blk("blk");
     // Segment totals.
     Func segment_totals = s.segment_total.in();
@@ -201,8 +227,8 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
     chunk_totals.compute_at(segment_totals, blk).bound(s.i, 0, 1).bound_extent(s.c, threads).gpu_threads(s.c);
     s.chunk_total.compute_at(chunk_totals, s.c).update().unroll(s.in_chunk.x);
     Func totals_input = s.tile.in(s.chunk_total);
-    padded_segment(totals_input, segment_totals, blk);
-    coalesced(totals_input);
+    stage_chunks(s, totals_input, segment_totals, blk, s.c, threads, chunk);
+    coalesce_chunks(s, totals_input, s.c, threads);
     // The output: a thread per element of the block's segment.
     Var rb("rb"), rt("rt"), ru("ru"), rtt("rtt");
     s.output.split(s.r, rb, rt, threads * chunk, TailStrategy::GuardWithIf)
@@ -223,12 +249,49 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
     }
     const Func scan_totals = s.in_segment_prefix.front();  // reads the chunks' last scans and elements
     Func scan_input = s.tile.in({s.scan, scan_totals});
-    padded_segment(scan_input, s.output, blk);
-    coalesced(scan_input);
+    stage_chunks(s, scan_input, s.output, blk, s.c, threads, chunk);
+    coalesce_chunks(s, scan_input, s.c, threads);
     Func scanned = s.scan.in({s.output, scan_totals});
-    padded_segment(scanned, s.output, blk);
+    stage_chunks(s, scanned, s.output, blk, s.c, threads, chunk);
     scanned.reorder(s.i, s.k, s.c, s.o).gpu_threads(s.c).unroll(s.k);
     s.scan.compute_at(scanned, s.c).bound(s.k, 0, chunk + 1).bound_extent(s.c, 1).unroll(s.k);
+    s.scan.update(0).unscheduled();
+    s.scan.update(1).unroll(s.step.x);
+}
+
+// GPU, inner layout, short lines (staging=lines; the kernel requires a line of
+// at most max_line elements): one kernel, no carries. A block takes
+// scan_staged_chunks whole lines, a thread each; their input is staged in shared memory (coalesced),
+// a thread per line scans it in registers, and the scanned lines go back
+// through shared memory to coalesced stores. A warp of the staging loads reads
+// about one line (elements past its end read its last one again, from cache).
+inline void schedule_scan_gpu_lines(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    _halide_user_assert(s.layout == Layout::Inner && target.has_feature(Target::CUDA))
+        << "scan staging=lines is a CUDA kernel of the inner layout";
+    const int threads = scan_staged_chunks(p, s.type), chunk = s.gpu_chunk;
+    // The output: the block's lines, a thread per element of a chunk; each
+    // thread stores `chunk` elements, unrolled by up to 8 but never by more than
+    // chunk (a longer unroll would step past the block's lines).
+    Var ob("ob"), ot("ot"), rc("rc"), rk("rk"), kt("kt"), ku("ku"), kth("kth"), blk("blk");
+    s.output.split(s.o, ob, ot, threads, TailStrategy::GuardWithIf)
+        .split(s.r, rc, rk, chunk, TailStrategy::GuardWithIf)
+        .reorder(s.i, rk, ot, rc, ob)
+        .fuse(rk, ot, kt)
+        .split(kt, ku, kth, threads)
+        .reorder(s.i, ku, kth, rc, ob)
+        .fuse(rc, ob, blk)
+        .gpu_blocks(blk)
+        .gpu_threads(kth)
+        .unroll(ku, std::min(8, chunk));
+    Func line_input = s.tile.in(s.scan);
+    stage_chunks(s, line_input, s.output, blk, s.o, threads, chunk);
+    line_input.bound(s.c, 0, 1);
+    coalesce_chunks(s, line_input, s.o, threads);
+    Func scanned = s.scan.in(s.output);
+    stage_chunks(s, scanned, s.output, blk, s.o, threads, chunk);
+    scanned.bound(s.c, 0, 1).reorder(s.i, s.k, s.c, s.o).gpu_threads(s.o).unroll(s.k);
+    s.scan.compute_at(scanned, s.o).bound(s.k, 0, chunk + 1).unroll(s.k);
     s.scan.update(0).unscheduled();
     s.scan.update(1).unroll(s.step.x);
 }
@@ -246,6 +309,10 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
 // Outer layout: consecutive threads take consecutive i (coalesced).
 inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
+    if (s.staging == ScanStaging::Lines) {
+        schedule_scan_gpu_lines(s, p, target);
+        return;
+    }
     const int threads = p.gpu_threads;
     // A thread per (x, y, z), x being i. Outer layout: i split into the block's
     // threads (coalesced, and each thread's i is its own loop variable, so a
@@ -312,11 +379,11 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     }
     // The output: a thread per chunk; the chunk's scan in registers.
     Var rc("rc"), rk("rk");
-    s.output.split(s.r, rc, rk, p.gpu_chunk, TailStrategy::GuardWithIf).reorder(rk, s.i, rc, s.o);
+    s.output.split(s.r, rc, rk, s.gpu_chunk, TailStrategy::GuardWithIf).reorder(rk, s.i, rc, s.o);
     per_thread(s.output, s.i, rc, s.o);
     s.output.unroll(rk);
     // One chunk per thread (bounds inference cannot prove it past the tail guard).
-    s.scan.compute_at(s.output, t).bound(s.k, 0, p.gpu_chunk).bound_extent(s.c, 1).unroll(s.k);
+    s.scan.compute_at(s.output, t).bound(s.k, 0, s.gpu_chunk).bound_extent(s.c, 1).unroll(s.k);
     s.scan.update(0).unscheduled();
     s.scan.update(1).unroll(s.step.x);
 }

@@ -74,15 +74,10 @@ public:
             kept.erase(kept.begin() + best_o);
         }
         plan_.loops = kept;
-        std::string key = format("dtype=%s layout=%s op=%s", kernel_type_name(in.type),
-                                 outer_layout_ ? "outer" : "inner", op);
-#if HDML_HAVE_CUDA
-        // Long lines along the innermost axis: the kernel that stages segments through shared memory.
-        if (on_cuda(device) && !outer_layout_ && r_.extent >= HDML_CUDA_SCAN_STAGED_MIN_LINE) {
-            key += " staging=shared";
-        }
-#endif
-        HDML_RETURN_IF_FAILED(require_kernel(device, "scan", key, name, &kernel_));
+        const std::string key = format("dtype=%s layout=%s op=%s", kernel_type_name(in.type),
+                                       outer_layout_ ? "outer" : "inner", op);
+        kernel_ = on_cuda(device) && !outer_layout_ ? find_cuda_inner_kernel(key, r_.extent) : nullptr;
+        if (!kernel_) HDML_RETURN_IF_FAILED(require_kernel(device, "scan", key, name, &kernel_));
         log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name, kernel_->name,
                            (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride, (long long)o_.extent,
                            plan_.loops.size()));
@@ -101,6 +96,23 @@ public:
     }
 
 private:
+    // CUDA, along the innermost axis: long lines stage segments through shared
+    // memory; short ones take the smallest lines kernel (staging=lines) whose
+    // max_line holds them (one kernel: a line fits a thread's registers).
+    const KernelEntry *find_cuda_inner_kernel(const std::string &key, int64_t line) const {
+#if HDML_HAVE_CUDA
+        if (line >= HDML_CUDA_SCAN_STAGED_MIN_LINE) return find_kernel(device, "scan", key_with_param(key, "staging=shared"));
+        const std::string lines = key_with_param(key, "staging=lines");
+        for (int64_t max_line = 1; max_line < HDML_CUDA_SCAN_STAGED_MIN_LINE; max_line *= 2) {
+            if (line > max_line) continue;
+            const std::string sized = key_with_param(lines, format("max_line=%lld", (long long)max_line));
+            if (const KernelEntry *kernel = find_kernel(device, "scan", sized)) return kernel;
+        }
+#endif
+        (void)key, (void)line;
+        return nullptr;
+    }
+
     bool exclusive_ = false, outer_layout_ = false;
     CopyPlan plan_;  // x = i (a kept dim faster than r, or unit), y = r (the scanned dim), z = o
     int64_t base_in_ = 0, base_out_ = 0;
