@@ -201,7 +201,12 @@ inline void stage_chunks(ScanStages &s, Halide::Func f, Halide::Func consumer, H
 inline void coalesce_chunks(ScanStages &s, Halide::Func staged, Halide::Var chunks, int threads) {
     using namespace Halide;
     Var kc("kc"), kco("kco"), kct("kct");
-    staged.reorder(s.i, s.k, chunks).fuse(s.k, chunks, kc).split(kc, kco, kct, threads).reorder(s.i, kco, kct).gpu_threads(kct).unroll(kco);
+    staged.reorder(s.i, s.k, chunks)
+        .fuse(s.k, chunks, kc)
+        .split(kc, kco, kct, threads)
+        .reorder(s.i, kco, kct)
+        .gpu_threads(kct)
+        .unroll(kco);
 }
 
 // GPU, inner layout, long lines (staging=shared): a block per segment of one
@@ -261,10 +266,11 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
 
 // GPU, inner layout, short lines (staging=lines; the kernel requires a line of
 // at most max_line elements): one kernel, no carries. A block takes
-// scan_staged_chunks whole lines, a thread each; their input is staged in shared memory (coalesced),
-// a thread per line scans it in registers, and the scanned lines go back
-// through shared memory to coalesced stores. A warp of the staging loads reads
-// about one line (elements past its end read its last one again, from cache).
+// scan_staged_chunks whole lines; their input is staged in shared memory
+// (coalesced), a thread per line scans it in registers, and the scanned lines
+// go back through shared memory to coalesced stores. Staging reads max_line + 1
+// elements per line (past its end: its last one again, from cache), so the
+// runtime takes the smallest max_line that holds the line.
 inline void schedule_scan_gpu_lines(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner && target.has_feature(Target::CUDA))

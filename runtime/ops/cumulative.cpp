@@ -101,7 +101,9 @@ private:
     // max_line holds them (one kernel: a line fits a thread's registers).
     const KernelEntry *find_cuda_inner_kernel(const std::string &key, int64_t line) const {
 #if HDML_HAVE_CUDA
-        if (line >= HDML_CUDA_SCAN_STAGED_MIN_LINE) return find_kernel(device, "scan", key_with_param(key, "staging=shared"));
+        if (line >= HDML_CUDA_SCAN_STAGED_MIN_LINE) {
+            return find_kernel(device, "scan", key_with_param(key, "staging=shared"));
+        }
         const std::string lines = key_with_param(key, "staging=lines");
         for (int64_t max_line = 1; max_line < HDML_CUDA_SCAN_STAGED_MIN_LINE; max_line *= 2) {
             if (line > max_line) continue;
