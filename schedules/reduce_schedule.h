@@ -106,6 +106,12 @@ struct ReduceTuning {
     Halide::GeneratorParam<RowMapping> rows{"rows", RowMapping::Split, row_mapping_names()};
 };
 
+// gpu_run_chains, checked: the rfactor runs and LOG_SUM_EXP's tree both read it.
+inline int run_chains(const ReduceTuning &p) {
+    _halide_user_assert(p.gpu_run_chains >= 1) << "gpu_run_chains must be at least 1";
+    return p.gpu_run_chains;
+}
+
 inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
     using namespace Halide;
     const int lanes = target.natural_vector_size(s.input_type.bits() > 32 ? s.input_type : Float(32));
@@ -464,15 +470,14 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             loops.column_runs(runs, c, chunking.chunks, s.i_extent);
             // The runs' serial walk, in gpu_run_chains chains per thread: rows
             // k * chains + u accumulate into chain u.
-            _halide_user_assert(p.gpu_run_chains >= 1) << "gpu_run_chains must be at least 1";
-            if (p.gpu_run_chains == 1) {
+            const int chain_count = run_chains(p);
+            if (chain_count == 1) {
                 loops.walk_run(runs, part, rr, unroll);
             } else {
                 Var u("u");
                 RVar ru("ru");
-                Func chains = part.update()
-                                  .split(rr, rk, ru, p.gpu_run_chains, TailStrategy::GuardWithIf)
-                                  .rfactor(ru, u);
+                Func chains =
+                    part.update().split(rr, rk, ru, chain_count, TailStrategy::GuardWithIf).rfactor(ru, u);
                 loops.walk_run_in_chains(runs, part, ru, chains, u, rk, unroll);
             }
         }
@@ -509,14 +514,14 @@ struct ReduceTreeShape {
 inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
                                          const Halide::Expr &o_extent, const ReduceTuning &p) {
     const bool inner = layout == Layout::Inner;
-    _halide_user_assert(p.gpu_run_chains >= 1) << "gpu_run_chains must be at least 1";
+    const int chains = run_chains(p);
     if (inner && p.rows == RowMapping::Lanes) {
         const int lanes = p.gpu_row_lanes;
         _halide_user_assert(lanes >= 2) << "LOG_SUM_EXP's lanes kernel needs gpu_row_lanes >= 2";
         return {lanes, 1, Halide::Expr(1), (r_extent + lanes - 1) / lanes * lanes};
     }
     if (!inner && p.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent};
-    const int lanes = inner ? (int)p.gpu_threads : (int)p.gpu_run_chains;
+    const int lanes = inner ? (int)p.gpu_threads : chains;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
     const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
     return {lanes, merges_in_lanes(layout, p) ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
@@ -579,7 +584,7 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         // A thread per (i, c), consecutive threads on consecutive columns; its
         // chains (lane_acc's lanes) interleaved in registers, then merged.
         loops.column_runs(chunk_accs, s.c, s.chunks, s.i_extent);
-        if (p.gpu_run_chains == 1) {  // no lane_acc: chunk_acc walks the run itself
+        if (run_chains(p) == 1) {  // no lane_acc: chunk_acc walks the run itself
             loops.walk_run(chunk_accs, s.chunk_acc, s.steps.x, p.gpu_unroll);
         } else {
             loops.walk_run_in_chains(chunk_accs, s.chunk_acc, s.lanes.x, s.lane_acc, s.lane, s.steps.x, p.gpu_unroll);
