@@ -90,6 +90,21 @@ endforeach ()
 hdml_reducing_kernels(PARAMS layout=outer columns=whole PLATFORMS cuda)
 # CUDA, few columns: their many runs merged by a warp per column (ColumnMapping).
 hdml_reducing_kernels(PARAMS layout=outer columns=warp_merge PLATFORMS cuda)
+# CUDA, a thread per short row, rows read in 16-byte vectors (vector_bytes;
+# the runtime takes them for unit-stride rows of whole vectors at an aligned
+# address). 32-bit types only: their loads come out 16 bytes wide (float32
+# SUM, MULTIPLY and LOG_SUM_EXP one ld.v4, the others two 8-byte loads), while
+# Halide 14's 8-, 16- and 64-bit vectors reach PTX as element loads.
+hdml_kernel(FAMILY reduce GENERATOR reduce
+            PARAMS op=log_sum_exp dtype=float32 layout=outer columns=whole vector_bytes=16 PLATFORMS cuda)
+foreach (dtype float32 int32 uint32)
+    foreach (op sum multiply min max)
+        hdml_kernel(FAMILY reduce GENERATOR reduce
+                    PARAMS op=${op} dtype=${dtype} layout=outer columns=whole vector_bytes=16 PLATFORMS cuda)
+    endforeach ()
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce
+                PARAMS dtype=${dtype} layout=outer columns=whole vector_bytes=16 PLATFORMS cuda)
+endforeach ()
 # CUDA, many short rows: a few threads per row, several rows per block, one
 # kernel (RowMapping).
 hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)

@@ -76,6 +76,19 @@ void apply_layout_contract(Layout layout, In &input, Out &output, int output_i_d
     }
 }
 
+// A kernel that loads its input's rows (dim 1) in vectors of `lanes`
+// elements: rows unit-stride and a whole number of vectors long, every row
+// starting on a vector (the other dims' strides multiples of lanes), mins 0.
+// Halide checks these at each call and proves the loads aligned from them;
+// aligning the buffer's address is the caller's part.
+template <typename In>
+void apply_vector_row_contract(In &input, int lanes) {
+    input.dim(1).set_stride(1);
+    input.dim(1).set_extent(input.dim(1).extent() / lanes * lanes);
+    for (int d : {0, 2}) input.dim(d).set_stride(input.dim(d).stride() / lanes * lanes);
+    for (int d = 0; d < 3; ++d) input.dim(d).set_min(0);
+}
+
 inline Halide::Expr all_ones(Halide::Type t) {
     return Halide::cast(t, -1);
 }

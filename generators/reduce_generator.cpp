@@ -21,7 +21,8 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                               Layout layout, const ReduceTuning &tuning, const Target &target,
                               std::optional<Var> word = std::nullopt) {
     apply_layout_contract(layout, input, output, word ? 1 : 0);
-    ReduceStages stages{output, reductions, i, o, r, layout, input.type(), input.dim(0).stride(),
+    if (tuning.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(tuning, input.type()));
+    ReduceStages stages{output, reductions, input, i, o, r, layout, input.type(), input.dim(0).stride(),
                         input.dim(1).stride(), input.dim(0).extent(), input.dim(1).extent(),
                         input.dim(2).extent(), word};
     schedule_reduce(stages, tuning, target);
@@ -160,11 +161,13 @@ public:
         };
 
         // A chunk's lane walks its elements serially; the tail past the row is
-        // skipped. An element x is the pair (x, 1); NaN is (-inf, NaN), so the
-        // sum carries it (Halide's exp and log need not return NaN for NaN).
+        // skipped (and its reads clamped, unless the chunks cover the row
+        // exactly: then the reads stay dense). An element x is the pair
+        // (x, 1); NaN is (-inf, NaN), so the sum carries it (Halide's exp and
+        // log need not return NaN for NaN).
         RDom steps(0, shape.chunk / shape.lanes, "steps");
         const Expr at = c * shape.chunk + steps * shape.lanes + (shape.lanes > 1 ? Expr(lane) : Expr(0));
-        const Expr x = widen(input(i, min(at, extent - 1), o), acc_t);
+        const Expr x = widen(input(i, shape.exact ? at : min(at, extent - 1), o), acc_t);
         const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
         const Tuple element(select(is_nan_value(x), empty[0], x), select(is_nan_value(x), nan, cast(acc_t, 1)));
         // The merge of `pair` into `acc` where `cond` holds, `acc` elsewhere.
@@ -201,7 +204,8 @@ public:
         output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
         apply_layout_contract(layout, input, output);
-        ReduceTreeStages stages{output, lane_acc, chunk_acc, stream_acc, row_acc, i, o, lane, c, stream_lane,
+        if (tuning.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(tuning, input.type()));
+        ReduceTreeStages stages{output, lane_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, c, stream_lane,
                                 steps, lanes, stream, streams, layout, input.dim(0).extent(), input.dim(0).stride(),
                                 shape.chunks};
         schedule_reduce_tree_gpu(stages, tuning, get_target());

@@ -14,6 +14,9 @@ bool is_wide(DML_TENSOR_DATA_TYPE t) {
     return t == DML_TENSOR_DATA_TYPE_INT64 || t == DML_TENSOR_DATA_TYPE_UINT64;
 }
 
+// The vector loads of ops.cmake's vector_bytes kernels: 16 bytes, PTX's widest.
+constexpr int64_t kVectorBytes = 16;
+
 }  // namespace
 
 const DML_TENSOR_DATA_TYPE kArgReduceInputTypes[] = {
@@ -93,7 +96,9 @@ const KernelEntry *ReducingOperator::choose_cuda_variant(const char *family, con
     // variant, where built.
     use_thread_per_row(&shape_, HDML_CUDA_REDUCE_THREAD_PER_ROW_MAX, HDML_CUDA_REDUCE_THREAD_PER_ROW_MIN_ROWS);
     if (use_whole_columns(shape_, HDML_CUDA_REDUCE_WHOLE_COLUMNS_MIN_OUTPUTS)) {
-        return find_kernel(device, family, kernel_key(params, "columns=whole"));
+        const std::string whole = kernel_key(params, "columns=whole");
+        vector_kernel_ = find_vector_kernel(family, whole);
+        return find_kernel(device, family, whole);
     }
     if (use_warp_merge(shape_, HDML_CUDA_REDUCE_WARP_MERGE_MAX_OUTPUTS)) {
         return find_kernel(device, family, kernel_key(params, "columns=warp_merge"));
@@ -102,6 +107,18 @@ const KernelEntry *ReducingOperator::choose_cuda_variant(const char *family, con
     (void)family, (void)params;
 #endif
     return nullptr;
+}
+
+const KernelEntry *ReducingOperator::find_vector_kernel(const char *family, const std::string &whole_key) const {
+    const int64_t lanes = kVectorBytes / element_size(inputs[0].type);
+    // Every row starts on a vector: dims of one element have no stride to
+    // speak of (call_kernel passes 0 for them).
+    auto on_vectors = [&](const ReduceDim &d) { return d.extent == 1 || d.in_stride % lanes == 0; };
+    if (lanes < 2 || shape_.r.in_stride != 1 || shape_.r.extent % lanes != 0 || !on_vectors(shape_.i) ||
+        !on_vectors(shape_.o)) {
+        return nullptr;
+    }
+    return find_kernel(device, family, key_with_param(whole_key, format("vector_bytes=%lld", (long long)kVectorBytes)));
 }
 
 HRESULT ReducingOperator::choose_kernel(const char *family, const std::string &params, const std::string &what) {
@@ -113,7 +130,10 @@ HRESULT ReducingOperator::choose_kernel(const char *family, const std::string &p
     }
     // No variant for the shape: the plain kernel of its layout, which serves every shape.
     if (!kernel_) HDML_RETURN_IF_FAILED(require_kernel(device, family, kernel_key(params, nullptr), what, &kernel_));
-    log_verbose(format("%s: kernel %s; %s", what.c_str(), kernel_->name, shape_.describe().c_str()));
+    const std::string vector =
+        vector_kernel_ ? format(" (%s where the input is %lld-byte aligned)", vector_kernel_->name, (long long)kVectorBytes)
+                       : "";
+    log_verbose(format("%s: kernel %s%s; %s", what.c_str(), kernel_->name, vector.c_str(), shape_.describe().c_str()));
     return S_OK;
 }
 
@@ -149,10 +169,15 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
     const halide_type_t in_type = halide_type_of_dml(in.type);
     const halide_type_t out_type = arg_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(out.type);
     return for_each_loop_offset(loops, [&](int64_t in_off, int64_t out_off) {
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * in_size, in_type, device);
-        in_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.in_stride);
-        in_buf.set_dim(1, (int32_t)shape_.r.extent, (int32_t)shape_.r.in_stride);
-        in_buf.set_dim(2, (int32_t)shape_.o.extent, (int32_t)shape_.o.in_stride);
+        uint8_t *in_at = const_cast<uint8_t *>(input) + in_off * in_size;
+        const bool vector = vector_kernel_ && reinterpret_cast<uintptr_t>(in_at) % kVectorBytes == 0;
+        const KernelEntry *kernel = vector ? vector_kernel_ : kernel_;
+        // The vector kernel asserts every stride a multiple of its lanes (find_vector_kernel).
+        auto in_stride = [&](const ReduceDim &d) { return (int32_t)(vector && d.extent == 1 ? 0 : d.in_stride); };
+        KernelBuffer<3> in_buf(in_at, in_type, device);
+        in_buf.set_dim(0, (int32_t)shape_.i.extent, in_stride(shape_.i));
+        in_buf.set_dim(1, (int32_t)shape_.r.extent, in_stride(shape_.r));
+        in_buf.set_dim(2, (int32_t)shape_.o.extent, in_stride(shape_.o));
         uint8_t *out_at = output + out_off * out_size;
         KernelCall call(device);
         int rc;
@@ -161,16 +186,16 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
             out_buf.set_dim(0, (int32_t)index_words_, 1);
             out_buf.set_dim(1, (int32_t)shape_.i.extent, (int32_t)shape_.i.out_stride);
             out_buf.set_dim(2, (int32_t)shape_.o.extent, (int32_t)shape_.o.out_stride);
-            rc = kernel_fn<arg_reduce_fn>(kernel_)(&call, &in_buf.buf, arg_args_.find_min, arg_args_.last_index,
+            rc = kernel_fn<arg_reduce_fn>(kernel)(&call, &in_buf.buf, arg_args_.find_min, arg_args_.last_index,
                                                    &out_buf.buf);
         } else {
             KernelBuffer<2> out_buf(out_at, out_type, device);
             out_buf.set_dim(0, (int32_t)shape_.i.extent, (int32_t)shape_.i.out_stride);
             out_buf.set_dim(1, (int32_t)shape_.o.extent, (int32_t)shape_.o.out_stride);
-            rc = kernel_fn<reduce_fn>(kernel_)(&call, &in_buf.buf, reduce_args_.element_map, reduce_args_.finish,
+            rc = kernel_fn<reduce_fn>(kernel)(&call, &in_buf.buf, reduce_args_.element_map, reduce_args_.finish,
                                                &out_buf.buf);
         }
-        return check_kernel(rc, call, kernel_->name);
+        return check_kernel(rc, call, kernel->name);
     });
 }
 

@@ -54,12 +54,20 @@ private:
     // remapped onto the outer layout, a thread each) and, where that mapping
     // has a variant built for `params`, its kernel; else nullptr.
     const KernelEntry *choose_cuda_variant(const char *family, const std::string &params);
+    // CUDA, whole columns that are the input's rows: the variant that loads
+    // them in kVectorBytes vectors (vector_bytes), where built for the type
+    // and the shape's rows are unit-stride whole vectors on vector boundaries;
+    // else nullptr. `whole_key`: the whole-columns kernel's key.
+    const KernelEntry *find_vector_kernel(const char *family, const std::string &whole_key) const;
     // The kernel: a variant (CUDA) or the plain kernel of the shape's layout.
     HRESULT choose_kernel(const char *family, const std::string &params, const std::string &what);
     HRESULT call_kernel(const uint8_t *input, uint8_t *output);
 
     ReduceShape shape_;
     const KernelEntry *kernel_ = nullptr;
+    // Taken instead of kernel_ by the calls whose input address is
+    // kVectorBytes-aligned (find_vector_kernel); nullptr when none.
+    const KernelEntry *vector_kernel_ = nullptr;
     // When shape_.packed: the contiguous copy made first, by the device's copy kernel.
     CopyPlan pack_plan_;
     const KernelEntry *pack_kernel_ = nullptr;

@@ -19,6 +19,7 @@ namespace hdml {
 struct ReduceStages {
     Halide::Func output;  // (i, o), pure
     std::vector<Halide::Func> reductions;
+    Halide::Func input;  // (i, r, o): the input buffer, whose loads a schedule may stage (`input.in(f)`)
     Halide::Var i, o;
     Halide::RDom r;
     Layout layout;
@@ -104,7 +105,22 @@ struct ReduceTuning {
     // Not tuning numbers: kernel variants, set per kernel in ops.cmake.
     Halide::GeneratorParam<ColumnMapping> columns{"columns", ColumnMapping::Split, column_mapping_names()};
     Halide::GeneratorParam<RowMapping> rows{"rows", RowMapping::Split, row_mapping_names()};
+    // CUDA, ColumnMapping::Whole: load the input's rows (a thread's columns,
+    // when short rows go a thread per row) in vectors of vector_bytes bytes;
+    // 0 loads elements one at a time. See GpuLoops::whole_rows_in_vectors for
+    // what the kernel then requires of its input (apply_vector_row_contract).
+    Halide::GeneratorParam<int> vector_bytes{"vector_bytes", 0};
 };
+
+// Elements per vector load of a vector_bytes kernel (ReduceTuning), checked:
+// a whole number of elements, at least two.
+inline int vector_lanes(const ReduceTuning &p, const Halide::Type &t) {
+    const int lanes = p.vector_bytes / t.bytes();
+    _halide_user_assert(lanes >= 2 && lanes * t.bytes() == p.vector_bytes)
+        << "vector_bytes " << (int)p.vector_bytes << " must hold two or more " << t << " elements";
+    _halide_user_assert(p.columns == ColumnMapping::Whole) << "vector_bytes needs columns=whole";
+    return lanes;
+}
 
 // gpu_run_chains, checked: the rfactor runs and LOG_SUM_EXP's tree both read it.
 inline int run_chains(const ReduceTuning &p) {
@@ -326,6 +342,30 @@ struct GpuLoops {
         Func streams = f.update().split(r, ro, rl, lanes, TailStrategy::GuardWithIf).rfactor(rl, lane);
         merge_in_lanes(consumer, f, rl, streams, lane, ro, unroll);
     }
+    // Whole columns that are rows of the input (vector_bytes kernels): a thread
+    // per column reduces `f` over its row `r`, `lanes` elements per load,
+    // loaded into registers by a wrapper of the input. Read one element at a
+    // time, [16M,16] float32 (a warp's load touching 32 rows' lines) moved
+    // 68-76% of copy on the H100; in 16-byte vectors 96-103% (LOG_SUM_EXP,
+    // with an exp per element, 73% -> 84%).
+    // The loads are dense and aligned only if the input's rows are
+    // unit-stride and `lanes`-aligned: apply_vector_row_contract asserts the
+    // strides and extents, and the runtime takes the kernel only for inputs
+    // whose address is vector_bytes-aligned. The walk is not unrolled by
+    // Halide, whose guarded copies (the row's vector count is unknown) would
+    // keep each load behind a branch; LLVM unrolls it with a remainder loop
+    // and ptxas issues the loads together.
+    void whole_rows_in_vectors(Halide::Func consumer, Halide::Func f, Halide::Func input, Halide::RVar r,
+                               const Halide::Expr &i_extent, int lanes) const {
+        using namespace Halide;
+        RVar rs("rs"), rv("rv");
+        merge_tiles(consumer, i_extent, 1);
+        f.compute_at(consumer, ot).unroll(i);
+        f.update().split(r, rs, rv, lanes).reorder(rv, rs, i, o).unroll(i).unroll(rv);
+        Func vectors = input.in(f);
+        const Var element = vectors.args()[1];
+        vectors.compute_at(f, rs).bound_extent(element, lanes).vectorize(element).store_in(MemoryType::Register);
+    }
     // Outer layout: `f` merges its columns' chunks over `chunk_r` (or, whole
     // columns, reduces its columns' elements over r), the columns innermost so
     // that their loads are independent.
@@ -430,7 +470,11 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
         // Columns per thread of the outer layout; ARGMAX/ARGMIN write index words, a column each (merge_tiles).
         const int merge_columns = last && s.word ? 1 : (int)p.gpu_merge_columns;
         if (!inner && p.columns == ColumnMapping::Whole) {
-            loops.whole_columns(consumer, f, s.r.x, s.i_extent, s.i_stride, merge_columns, unroll);
+            if (p.vector_bytes > 0) {
+                loops.whole_rows_in_vectors(consumer, f, s.input, s.r.x, s.i_extent, vector_lanes(p, s.input_type));
+            } else {
+                loops.whole_columns(consumer, f, s.r.x, s.i_extent, s.i_stride, merge_columns, unroll);
+            }
             continue;
         }
         if (inner && p.rows == RowMapping::Lanes) {
@@ -494,6 +538,7 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
 //   row_acc(i, o): the streams merged.
 struct ReduceTreeStages {
     Halide::Func output, lane_acc, chunk_acc, stream_acc, row_acc;
+    Halide::Func input;  // (i, r, o), as ReduceStages::input
     Halide::Var i, o, lane, c, stream_lane;
     Halide::RDom steps, lanes, stream, streams;  // the RDoms of the updates that walk them
     Layout layout;
@@ -509,6 +554,9 @@ struct ReduceTreeStages {
 struct ReduceTreeShape {
     int lanes, merge_lanes;
     Halide::Expr chunks, chunk;  // chunk: a multiple of lanes
+    // Whether the chunks cover the row exactly (ColumnMapping::Whole: one
+    // chunk of r_extent), so no element index runs past it.
+    bool exact = false;
 };
 
 inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
@@ -520,7 +568,7 @@ inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_ex
         _halide_user_assert(lanes >= 2) << "LOG_SUM_EXP's lanes kernel needs gpu_row_lanes >= 2";
         return {lanes, 1, Halide::Expr(1), (r_extent + lanes - 1) / lanes * lanes};
     }
-    if (!inner && p.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent};
+    if (!inner && p.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent, true};
     const int lanes = inner ? (int)p.gpu_threads : chains;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
     const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
@@ -535,9 +583,14 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
     if (s.layout == Layout::Outer && p.columns == ColumnMapping::Whole) {
         // As schedule_reduce_gpu's whole columns: the output's threads reduce
         // their columns' elements (chunk_acc: a column's one chunk, which is
-        // its one stream and its result).
-        loops.whole_columns(s.output, s.chunk_acc, s.steps.x, s.i_extent, s.i_stride, p.gpu_merge_columns,
-                            p.gpu_unroll);
+        // its one stream and its result), rows in vectors where vector_bytes.
+        if (p.vector_bytes > 0) {
+            loops.whole_rows_in_vectors(s.output, s.chunk_acc, s.input, s.steps.x, s.i_extent,
+                                        vector_lanes(p, s.input.value().type()));
+        } else {
+            loops.whole_columns(s.output, s.chunk_acc, s.steps.x, s.i_extent, s.i_stride, p.gpu_merge_columns,
+                                p.gpu_unroll);
+        }
         for (Func f : {s.stream_acc, s.row_acc}) {
             f.compute_at(s.output, loops.ot).unroll(s.i);
             f.update().unroll(s.i);

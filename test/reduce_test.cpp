@@ -141,13 +141,13 @@ void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, cons
     }
 }
 
-// Runs one randomised case; returns a label for messages.
+// Runs one randomised case (random input strides unless `in_strides` are given).
 void run_random_case(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes,
-                     uint32_t mask, std::mt19937 &rng) {
+                     uint32_t mask, std::mt19937 &rng, const std::vector<uint32_t> &in_strides = {}) {
     ReduceCase c;
     c.fn = fn;
     const uint32_t rank = (uint32_t)sizes.size();
-    c.in = TestTensor(type, sizes, random_strides(sizes, rng, true));
+    c.in = TestTensor(type, sizes, in_strides.empty() ? random_strides(sizes, rng, true) : in_strides);
     fill_random(c.in, fn, rng);
     std::vector<uint32_t> out_sizes = sizes;
     for (uint32_t d = 0; d < rank; ++d) {
@@ -330,4 +330,22 @@ TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, threa
             for (const Shape &shape : shapes) run_random_case(fn, type, shape.sizes, shape.mask, rng);
         }
     }
+}
+
+// Short rows read in 16-byte vectors (CUDA's vector_bytes kernels: a thread
+// per row, many rows, rows unit-stride and a whole number of vectors long).
+// The first plane starts aligned and takes them; the second starts one
+// element past a vector (its plane stride is odd), so its call takes the
+// element-load kernel: the runtime checks each call's address. Run on every device.
+TEST_CASE("REDUCE short rows read in vectors, and the same rows unaligned", "[reduce][random][large]") {
+    std::mt19937 rng(test_seed() + 3);
+    const uint32_t rows = 540673, row = 8;  // rows: at least reduce_whole_columns_min_outputs
+    const std::vector<uint32_t> sizes = {2, rows, row}, strides = {rows * row + 1, row, 1};
+    // float32 SUM (one ld.v4 per vector; L2, AVERAGE, ... share its kernel),
+    // MAX (key compares: two 8-byte loads), MULTIPLY of integers, ARGMIN and
+    // LOG_SUM_EXP (its own tree).
+    const std::vector<std::pair<DML_REDUCE_FUNCTION, DML_TENSOR_DATA_TYPE>> cases = {
+        {DML_REDUCE_FUNCTION_SUM, F32},    {DML_REDUCE_FUNCTION_MAX, U32},         {DML_REDUCE_FUNCTION_MULTIPLY, I32},
+        {DML_REDUCE_FUNCTION_ARGMIN, F32}, {DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32}};
+    for (const auto &c : cases) run_random_case(c.first, c.second, sizes, 4, rng, strides);
 }
