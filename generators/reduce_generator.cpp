@@ -13,15 +13,23 @@ using namespace Halide;
 // (none, /N, sqrt, log) are run-time inputs, so one pipeline serves six functions.
 enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 
+// The buffers' contract of a reducing kernel: its layout's (any strides
+// included), and a vector_bytes kernel's rows. `output_i_dim` as in
+// apply_layout_contract.
+template <typename In, typename Out>
+void apply_reducing_contract(Layout layout, const ReduceTuning &tuning, In &input, Out &output, int output_i_dim = 0) {
+    apply_layout_contract(layout, input, output, output_i_dim);
+    if (tuning.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(tuning, input.type()));
+}
+
 // What every reducing generator does once its Funcs are defined: state the
-// layout contract (any strides included) and hand the Funcs to the schedule.
+// buffers' contract and hand the Funcs to the schedule.
 // `word`: the first output dimension of ARGMAX/ARGMIN (see ReduceStages).
 template <typename In, typename Out>
 void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o, RDom r,
                               Layout layout, const ReduceTuning &tuning, const Target &target,
                               std::optional<Var> word = std::nullopt) {
-    apply_layout_contract(layout, input, output, word ? 1 : 0);
-    if (tuning.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(tuning, input.type()));
+    apply_reducing_contract(layout, tuning, input, output, word ? 1 : 0);
     ReduceStages stages{output, reductions, input, i, o, r, layout, input.type(), input.dim(0).stride(),
                         input.dim(1).stride(), input.dim(0).extent(), input.dim(1).extent(),
                         input.dim(2).extent(), word};
@@ -203,8 +211,7 @@ public:
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
         output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
-        apply_layout_contract(layout, input, output);
-        if (tuning.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(tuning, input.type()));
+        apply_reducing_contract(layout, tuning, input, output);
         ReduceTreeStages stages{output, lane_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, c, stream_lane,
                                 steps, lanes, stream, streams, layout, input.dim(0).extent(), input.dim(0).stride(),
                                 shape.chunks};
