@@ -108,6 +108,24 @@ endforeach ()
 # CUDA, many short rows: a few threads per row, several rows per block, one
 # kernel (RowMapping).
 hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)
+# CUDA, inner rows whose lanes (a warp per row merging its chunks, or the
+# lanes variant's few per row) merge through a warp-shuffle butterfly
+# (lane_merge=shuffles): accumulators of at most 32 bits, so every function of
+# the 8- to 32-bit types but LOG_SUM_EXP (an explicit tree) and ARGMAX/ARGMIN
+# (64-bit keys); built without large_buffers (see LaneMerge), the runtime
+# takes them for buffers under 2 GiB.
+foreach (rows "" rows=lanes)  # the split kernel (no rows= parameter) and the lanes one
+    foreach (dtype float32 float16 int32 uint32 int8 int16 uint8 uint16)
+        set(ops sum multiply min max)
+        if (dtype MATCHES "int(8|16)")
+            set(ops min max)
+        endif ()
+        foreach (op IN LISTS ops)
+            hdml_kernel(FAMILY reduce GENERATOR reduce SMALL_BUFFERS
+                        PARAMS op=${op} dtype=${dtype} layout=inner ${rows} lane_merge=shuffles PLATFORMS cuda)
+        endforeach ()
+    endforeach ()
+endforeach ()
 
 # --- Gather: data movement keyed by element size ----------------------------
 foreach (dtype uint8 uint16 uint32)

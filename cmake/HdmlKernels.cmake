@@ -3,7 +3,9 @@
 #
 #   hdml_generators(SOURCES ...)        the one generator executable (all families)
 #   hdml_operator(TYPE DML_OPERATOR_X FACTORY fn SOURCES ... TESTS ... BENCHMARKS ...)
-#   hdml_kernel(FAMILY f GENERATOR g PARAMS k=v ... PLATFORMS p ...)
+#   hdml_kernel(FAMILY f GENERATOR g PARAMS k=v ... PLATFORMS p ... [SMALL_BUFFERS])
+#                                       SMALL_BUFFERS: built without large_buffers
+#                                       (32-bit indices: buffers under 2 GiB)
 #   hdml_finalize()                     writes the tables, creates hdml_kernels_<platform>
 include_guard(GLOBAL)
 include(HdmlPlatforms)
@@ -79,7 +81,7 @@ function(_hdml_anchor out_var platform)
 endfunction()
 
 function(hdml_kernel)
-    cmake_parse_arguments(ARG "" "FAMILY;GENERATOR" "PARAMS;PLATFORMS" ${ARGN})
+    cmake_parse_arguments(ARG "SMALL_BUFFERS" "FAMILY;GENERATOR" "PARAMS;PLATFORMS" ${ARGN})
     list(SORT ARG_PARAMS)
     list(JOIN ARG_PARAMS " " key)
     set(values "${ARG_PARAMS}")
@@ -93,11 +95,15 @@ function(hdml_kernel)
         _hdml_anchor(anchor ${platform})
         _hdml_tuning_params(tuning ${platform} ${ARG_GENERATOR} ${name})
         set(lib ${name}_${platform})
+        set(features ${HDML_${platform}_FEATURES})
+        if (ARG_SMALL_BUFFERS)
+            list(REMOVE_ITEM features large_buffers)
+        endif ()
         add_halide_library(${lib} FROM hdml.generator
                            GENERATOR ${ARG_GENERATOR}
                            FUNCTION_NAME ${lib}
                            TARGETS ${HDML_${platform}_TARGETS}
-                           FEATURES ${HDML_${platform}_FEATURES}
+                           FEATURES ${features}
                            USE_RUNTIME ${anchor}.runtime
                            PARAMS ${ARG_PARAMS} ${tuning})
         set_property(GLOBAL APPEND PROPERTY HDML_KERNELS_${platform} ${lib})

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 
 namespace hdml {
 
@@ -188,6 +189,17 @@ bool use_warp_merge(const ReduceShape &shape, int64_t max_outputs) {
 bool use_row_lanes(const ReduceShape &shape, int64_t min_row, int64_t max_row, int64_t min_rows) {
     return !shape.outer_layout && shape.r.extent >= min_row && shape.r.extent <= max_row &&
            shape.o.extent >= min_rows;
+}
+
+bool fits_small_buffers(const ReduceShape &shape, int64_t in_bytes, int64_t out_bytes) {
+    constexpr int64_t kLimit = int64_t(1) << 31;
+    int64_t elements = 1, in_span = 1, out_span = 1;  // spans in elements, from the first one
+    for (const ReduceDim *d : {&shape.i, &shape.r, &shape.o}) {
+        elements *= d->extent;
+        in_span += (d->extent - 1) * std::abs(d->in_stride);
+        out_span += (d->extent - 1) * std::abs(d->out_stride);  // 0 for r
+    }
+    return elements < kLimit && in_span * in_bytes < kLimit && out_span * out_bytes < kLimit;
 }
 
 }  // namespace hdml

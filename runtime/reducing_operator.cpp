@@ -88,7 +88,9 @@ const KernelEntry *ReducingOperator::choose_cuda_variant(const char *family, con
     // the function.
     if (use_row_lanes(shape_, HDML_CUDA_REDUCE_ROW_LANES_MIN_ROW, HDML_CUDA_REDUCE_ROW_LANES_MAX_ROW,
                       HDML_CUDA_REDUCE_ROW_LANES_MIN_ROWS)) {
-        if (const KernelEntry *lanes = find_kernel(device, family, kernel_key(params, "rows=lanes"))) return lanes;
+        const std::string lanes_key = kernel_key(params, "rows=lanes");
+        if (const KernelEntry *lanes = find_shuffles_kernel(family, lanes_key)) return lanes;
+        if (const KernelEntry *lanes = find_kernel(device, family, lanes_key)) return lanes;
     }
     // Very short rows, and short ones without a lanes kernel: a thread per
     // row, the rows becoming the outer kernel's columns; many columns (or
@@ -103,10 +105,20 @@ const KernelEntry *ReducingOperator::choose_cuda_variant(const char *family, con
     if (use_warp_merge(shape_, HDML_CUDA_REDUCE_WARP_MERGE_MAX_OUTPUTS)) {
         return find_kernel(device, family, kernel_key(params, "columns=warp_merge"));
     }
+    // Other inner rows: the plain (split) kernel, its lanes merging in shuffles where built.
+    if (!shape_.outer_layout) return find_shuffles_kernel(family, kernel_key(params, nullptr));
 #else
     (void)family, (void)params;
 #endif
     return nullptr;
+}
+
+const KernelEntry *ReducingOperator::find_shuffles_kernel(const char *family, const std::string &key) const {
+    // ARGMAX/ARGMIN have none: their 64-bit keys do not shuffle.
+    if (arg_ || !fits_small_buffers(shape_, element_size(inputs[0].type), element_size(outputs[0].type))) {
+        return nullptr;
+    }
+    return find_kernel(device, family, key_with_param(key, "lane_merge=shuffles"));
 }
 
 const KernelEntry *ReducingOperator::find_vector_kernel(const char *family, const std::string &whole_key) const {

@@ -59,6 +59,10 @@ private:
     // and the shape's rows are unit-stride whole vectors on vector boundaries;
     // else nullptr. `whole_key`: the whole-columns kernel's key.
     const KernelEntry *find_vector_kernel(const char *family, const std::string &whole_key) const;
+    // CUDA: the variant of the kernel `key` whose lanes merge through warp
+    // shuffles (lane_merge=shuffles), where built and the call's buffers fit
+    // its 32-bit indexing (fits_small_buffers); else nullptr.
+    const KernelEntry *find_shuffles_kernel(const char *family, const std::string &key) const;
     // The kernel: a variant (CUDA) or the plain kernel of the shape's layout.
     HRESULT choose_kernel(const char *family, const std::string &params, const std::string &what);
     HRESULT call_kernel(const uint8_t *input, uint8_t *output);

@@ -68,6 +68,24 @@ inline const std::map<std::string, RowMapping> &row_mapping_names() {
     return names;
 }
 
+// GPU, inner layout: how the lanes that share a row (a warp per row, or a few
+// lanes per short row: reduce_in_lanes) merge their partial results.
+//  - shared: through shared memory, one thread merging the lanes' values;
+//  - shuffles: through registers, a warp-shuffle butterfly
+//    (GpuLoops::merge_in_shuffles). CUDA only, accumulators of at most 32
+//    bits (Halide 14 has no 64-bit shuffles), and kernels built without
+//    large_buffers: Halide 14's warp-shuffle lowering cannot read its 64-bit
+//    indices (internal error "stride.defined()" in LowerWarpShuffles.cpp), so
+//    such a kernel takes buffers of under 2 GiB and the runtime keeps the
+//    shared kernel for larger ones.
+enum class LaneMerge { Shared, Shuffles };
+
+inline const std::map<std::string, LaneMerge> &lane_merge_names() {
+    static const std::map<std::string, LaneMerge> names = {{"shared", LaneMerge::Shared},
+                                                           {"shuffles", LaneMerge::Shuffles}};
+    return names;
+}
+
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
 struct ReduceTuning {
     // CPU, inner layout: independent vector accumulators, elements of a row per
@@ -110,7 +128,28 @@ struct ReduceTuning {
     // 0 loads elements one at a time. See GpuLoops::whole_rows_in_vectors for
     // what the kernel then requires of its input (apply_vector_row_contract).
     Halide::GeneratorParam<int> vector_bytes{"vector_bytes", 0};
+    // GPU, inner layout: how a row's lanes merge (LaneMerge, merges_in_shuffles).
+    Halide::GeneratorParam<LaneMerge> lane_merge{"lane_merge", LaneMerge::Shared, lane_merge_names()};
 };
+
+// Whether lanes merge in shuffles (lane_merge), checked against what the
+// butterfly needs of the target and the accumulators.
+inline bool merges_in_shuffles(const ReduceTuning &p, const Halide::Target &target, Layout layout,
+                               const std::vector<Halide::Func> &reductions) {
+    using namespace Halide;
+    if (p.lane_merge != LaneMerge::Shuffles) return false;
+    _halide_user_assert(target.has_feature(Target::CUDA)) << "lane_merge=shuffles needs a CUDA target";
+    _halide_user_assert(layout == Layout::Inner) << "lane_merge=shuffles is built for the inner layout only";
+    _halide_user_assert(!target.has_feature(Target::LargeBuffers))
+        << "lane_merge=shuffles kernels must be built without large_buffers (Halide 14's warp shuffles take 32-bit indices)";
+    for (const Func &f : reductions) {
+        for (const Type &type : f.output_types()) {
+            _halide_user_assert(type.bits() <= 32)
+                << "lane_merge=shuffles needs accumulators of at most 32 bits; " << f.name() << " is " << type;
+        }
+    }
+    return true;
+}
 
 // Elements per vector load of a vector_bytes kernel (ReduceTuning), checked:
 // a whole number of elements, at least two.
@@ -229,6 +268,9 @@ struct GpuLoops {
     Layout layout;
     int threads;
     Halide::Var i, o;
+    // Whether the lanes that share an output (reduce_in_lanes) merge through
+    // warp shuffles (merge_in_shuffles) rather than shared memory: LaneMerge.
+    bool shuffles = false;
     // The thread's x of `tile`; the thread and block of `merge_tiles`.
     Halide::Var xt{"xt"}, ot{"ot"}, ob{"ob"};
 
@@ -290,10 +332,14 @@ struct GpuLoops {
     // (extent 1) and y the row, as in the lanes' (lane, o): with ot on x the
     // block would be max(lanes, rows) x rows threads (8 lanes: 32 x 32 = 1024,
     // three quarters of them idle while the lanes read).
+    // Under `shuffles`, x is a warp-lane loop of the consumer (merge_in_shuffles).
     void row_tiles(Halide::Func consumer, int lanes) const {
-        consumer.split(o, ob, ot, threads / lanes, Halide::TailStrategy::GuardWithIf)
-            .gpu_blocks(ob)
-            .gpu_threads(i, ot);
+        consumer.split(o, ob, ot, threads / lanes, Halide::TailStrategy::GuardWithIf).gpu_blocks(ob);
+        if (shuffles) {
+            consumer.gpu_threads(ot).gpu_lanes(i);
+        } else {
+            consumer.gpu_threads(i, ot);
+        }
     }
     // Outer layout, ColumnMapping::WarpMerge: a warp per column (merge_in_lanes),
     // threads / 32 columns per block; the consumer's thread ot merges column
@@ -340,7 +386,43 @@ struct GpuLoops {
         Var lane("lane");
         RVar ro("ro"), rl("rl");
         Func streams = f.update().split(r, ro, rl, lanes, TailStrategy::GuardWithIf).rfactor(rl, lane);
-        merge_in_lanes(consumer, f, rl, streams, lane, ro, unroll);
+        if (shuffles) {
+            merge_in_shuffles(consumer, f, rl, streams, lane, ro, lanes, unroll);
+        } else {
+            merge_in_lanes(consumer, f, rl, streams, lane, ro, unroll);
+        }
+    }
+    // reduce_in_lanes under `shuffles`: the `lanes` streams (lane l: items
+    // l, l + lanes, ...; a warp's lanes, or a power-of-two group of them) merge
+    // in registers through a shuffle butterfly: level `half` merges lane h with
+    // lane h + half (shfl.sync.down), halves from lanes / 2 down to 2, and the
+    // consumer's lane 0 merges the last two (shfl.sync.idx). No shared memory,
+    // no barrier. Each level is an rfactor of `f`'s merge over the streams, so
+    // it is the reduction's own combine (the schedule needs no operator).
+    // Every Func with a lane dimension is computed per warp-lane loop; `f`
+    // inside the consumer's lane loop (row_tiles), where its storage is the
+    // lane's own (a Func stored outside the lanes would be striped across
+    // them, its reads shuffles inside lane 0's branch). Inner layout only.
+    void merge_in_shuffles(Halide::Func consumer, Halide::Func f, Halide::RVar lane_r, Halide::Func streams,
+                           Halide::Var lane, Halide::RVar item_r, int lanes, int unroll) const {
+        using namespace Halide;
+        _halide_user_assert(lanes >= 2 && lanes <= 32 && (lanes & (lanes - 1)) == 0)
+            << "a shuffle butterfly needs a power-of-two number of lanes, 2 to 32; got " << lanes;
+        RVar rko("rko"), rki("rki");
+        streams.compute_at(consumer, ot).gpu_lanes(lane);
+        streams.update().gpu_lanes(lane).split(item_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+        RVar merging = lane_r;
+        for (int half = lanes / 2; half >= 2; half /= 2) {
+            const std::string n = std::to_string(half);
+            RVar pair("pair" + n), rest("rest" + n);
+            Var h("h" + n);
+            Func level = f.update().split(merging, pair, rest, half).rfactor(rest, h);
+            level.compute_at(consumer, ot).gpu_lanes(h);
+            level.update().gpu_lanes(h).unroll(pair);
+            merging = rest;
+        }
+        f.compute_at(consumer, i);
+        f.update().unroll(merging);
     }
     // Whole columns that are rows of the input (vector_bytes kernels): a thread
     // per column reduces `f` over its row `r`, `lanes` elements per load,
@@ -451,14 +533,14 @@ struct GpuLoops {
 //    threads reduce their columns over all rows.
 // Very short inner rows (a few elements) go to the outer kernel, a thread per
 // row, and short ones to the lanes variant: see cuda.json's "dispatch".
-inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &) {
+inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
     using namespace Halide;
     const int threads = p.gpu_threads;
     const int unroll = p.gpu_unroll;
     Var c("c"), t("t");
     const bool inner = s.layout == Layout::Inner;
     const GpuChunking chunking = gpu_reduce_chunking(s.layout, s.i_extent, s.r_extent, s.o_extent, p);
-    const GpuLoops loops{s.layout, threads, s.i, s.o};
+    const GpuLoops loops{s.layout, threads, s.i, s.o, merges_in_shuffles(p, target, s.layout, s.reductions)};
     for (size_t n = 0; n < s.reductions.size(); ++n) {
         Func f = s.reductions[n];
         // Where a reduction finishes (its chunks merged, or, whole columns, all
@@ -578,6 +660,8 @@ inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_ex
 // The explicit tree on GPUs, mapped as schedule_reduce_gpu maps its rfactor trees.
 inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p, const Halide::Target &) {
     using namespace Halide;
+    // The tree's merge is not an rfactor, which merge_in_shuffles builds its levels with.
+    _halide_user_assert(p.lane_merge == LaneMerge::Shared) << "LOG_SUM_EXP's tree merges lanes in shared memory only";
     RVar so("so"), si("si");
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o};
     if (s.layout == Layout::Outer && p.columns == ColumnMapping::Whole) {

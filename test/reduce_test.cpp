@@ -332,6 +332,24 @@ TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, threa
     }
 }
 
+// The CUDA kernels whose lanes merge through a warp-shuffle butterfly
+// (lane_merge=shuffles), for every type they are built for (float32 above):
+// rows merged by a warp from their chunk partials (3 rows of 65537), and many
+// short rows in 4 lanes each (20011 rows of 37: the last warp holds 3 rows, its
+// other lanes past the end). Run on every device.
+TEST_CASE("REDUCE lanes merged by warp shuffles, every type built", "[reduce][random][large]") {
+    std::mt19937 rng(test_seed() + 4);
+    const std::vector<std::vector<uint32_t>> shapes = {{3, 65537}, {20011, 37}};
+    for (DML_TENSOR_DATA_TYPE type : {F16, I32, U32, I16, I8, U16, U8}) {
+        for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MULTIPLY, DML_REDUCE_FUNCTION_MIN,
+                                       DML_REDUCE_FUNCTION_MAX}) {
+            const auto types = supported_types(fn);
+            if (std::find(types.begin(), types.end(), type) == types.end()) continue;
+            for (const auto &sizes : shapes) run_random_case(fn, type, sizes, 2, rng);
+        }
+    }
+}
+
 // Short rows read in 16-byte vectors (CUDA's vector_bytes kernels: a thread
 // per row, many rows, rows unit-stride and a whole number of vectors long).
 // The first plane starts aligned and takes them; the second starts one
