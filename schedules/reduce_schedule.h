@@ -394,11 +394,8 @@ struct GpuLoops {
     }
     // reduce_in_lanes under `shuffles`: the `lanes` streams (lane l: items
     // l, l + lanes, ...; a warp's lanes, or a power-of-two group of them) merge
-    // in registers through a shuffle butterfly: level `half` merges lane h with
-    // lane h + half (shfl.sync.down), halves from lanes / 2 down to 2, and the
-    // consumer's lane 0 merges the last two (shfl.sync.idx). No shared memory,
-    // no barrier. Each level is an rfactor of `f`'s merge over the streams, so
-    // it is the reduction's own combine (the schedule needs no operator).
+    // in registers through a shuffle butterfly (`butterfly`), the consumer's
+    // lane 0 merging the last two. No shared memory, no barrier.
     // Every Func with a lane dimension is computed per warp-lane loop; `f`
     // inside the consumer's lane loop (row_tiles), where its storage is the
     // lane's own (a Func stored outside the lanes would be striped across
@@ -406,23 +403,58 @@ struct GpuLoops {
     void merge_in_shuffles(Halide::Func consumer, Halide::Func f, Halide::RVar lane_r, Halide::Func streams,
                            Halide::Var lane, Halide::RVar item_r, int lanes, int unroll) const {
         using namespace Halide;
-        _halide_user_assert(lanes >= 2 && lanes <= 32 && (lanes & (lanes - 1)) == 0)
-            << "a shuffle butterfly needs a power-of-two number of lanes, 2 to 32; got " << lanes;
         RVar rko("rko"), rki("rki");
         streams.compute_at(consumer, ot).gpu_lanes(lane);
         streams.update().gpu_lanes(lane).split(item_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+        const RVar last = butterfly(f, lane_r, lanes, consumer, ot);
+        f.compute_at(consumer, i);
+        f.update().unroll(last);
+    }
+    // The split kernel's GPU block under `shuffles`: its `threads` lanes
+    // (`lane`(i, t, c, o), `part` merging them over lane_r) merge in two
+    // steps, as CUB's block reduce does: each warp's 32 through a butterfly
+    // (`warp`, an rfactor of part's merge per warp w), then part, one thread,
+    // merges the threads / 32 warps' results from shared memory (`warps`, the
+    // block-level wrapper whose lane loop of extent 1 holds `warp`). Without
+    // it one thread merges all `threads` partials from shared memory.
+    void merge_block_in_shuffles(Halide::Func block, Halide::Func part, Halide::RVar lane_r, Halide::Func lane,
+                                 Halide::Var t) const {
+        using namespace Halide;
+        _halide_user_assert(threads % kMergeLanes == 0)
+            << "a block merged in warps needs gpu_threads a multiple of " << kMergeLanes << "; got " << threads;
+        Var w("w");
+        RVar rw("rw"), rl("rl");
+        Func warp = part.update().split(lane_r, rw, rl, kMergeLanes).rfactor(rw, w);
+        Func warps = warp.in();
+        warps.compute_at(block, o).gpu_threads(w).gpu_lanes(i);
+        lane.compute_at(warps, w).gpu_lanes(t);
+        lane.update().gpu_lanes(t);
+        const RVar last = butterfly(warp, rl, kMergeLanes, warps, w);
+        warp.compute_at(warps, i);
+        warp.update().unroll(last);
+        part.update().unroll(rw);
+    }
+    // The levels of a shuffle butterfly over `f`'s merge of `lanes` streams
+    // (over lane_r): level `half` merges lane h with lane h + half
+    // (shfl.sync.down), halves from lanes / 2 down to 2, each an rfactor of
+    // f's merge (so the reduction's own combine) computed per warp lane at
+    // `at`'s loop `thread`. Returns the RVar of f's own merge, left with the
+    // last two lanes' values (shfl.sync.idx).
+    Halide::RVar butterfly(Halide::Func f, Halide::RVar lane_r, int lanes, Halide::Func at, Halide::Var thread) const {
+        using namespace Halide;
+        _halide_user_assert(lanes >= 2 && lanes <= 32 && (lanes & (lanes - 1)) == 0)
+            << "a shuffle butterfly needs a power-of-two number of lanes, 2 to 32; got " << lanes;
         RVar merging = lane_r;
         for (int half = lanes / 2; half >= 2; half /= 2) {
             const std::string n = std::to_string(half);
             RVar pair("pair" + n), rest("rest" + n);
             Var h("h" + n);
             Func level = f.update().split(merging, pair, rest, half).rfactor(rest, h);
-            level.compute_at(consumer, ot).gpu_lanes(h);
+            level.compute_at(at, thread).gpu_lanes(h);
             level.update().gpu_lanes(h).unroll(pair);
             merging = rest;
         }
-        f.compute_at(consumer, i);
-        f.update().unroll(merging);
+        return merging;
     }
     // Whole columns that are rows of the input (vector_bytes kernels): a thread
     // per column reduces `f` over its row `r`, `lanes` elements per load,
@@ -575,9 +607,10 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             // A GPU block per (c, o) (o on grid x): each thread accumulates a
             // coalesced strided run in registers (lane), the block's partials
             // meet in shared memory (lanes), one thread merges them (part) and
-            // the wrapper stores the block's result.
+            // the wrapper stores the block's result. Under shuffles, each warp
+            // first merges its 32 through a butterfly (merge_block_in_shuffles).
             Func lane = part.update().split(rr, rk, rt, threads, TailStrategy::GuardWithIf).rfactor(rt, t);
-            Func block = part.in(), lanes = lane.in();
+            Func block = part.in();
             // A row's partials side by side, for the warp that merges them.
             block.compute_root().reorder_storage(s.i, c, s.o);
             block.reorder(s.i, s.o, c).gpu_blocks(s.o, c).gpu_threads(s.i);
@@ -585,9 +618,14 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
             // (no 64-bit multiply per element).
             block.specialize(s.r_stride == 1);
             part.compute_at(block, s.i);
-            part.update().split(rt, rko, rki, 8).unroll(rki);
-            lanes.compute_at(block, s.o).gpu_threads(t);
-            lane.compute_at(lanes, t);
+            if (loops.shuffles) {
+                loops.merge_block_in_shuffles(block, part, rt, lane, t);
+            } else {
+                Func lanes = lane.in();
+                part.update().split(rt, rko, rki, 8).unroll(rki);
+                lanes.compute_at(block, s.o).gpu_threads(t);
+                lane.compute_at(lanes, t);
+            }
             lane.update().split(rk, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
         } else {
             // A thread per (i, c): consecutive threads on consecutive columns.
