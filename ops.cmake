@@ -167,3 +167,12 @@ foreach (op sum product)
         endforeach ()
     endforeach ()
 endforeach ()
+# Along an outer axis with many columns on CUDA: a thread walks a whole column
+# (one pass over the input), for the types that accumulate in their own width
+# (not float16), without large_buffers (the runtime checks the buffers fit).
+foreach (op sum product)
+    foreach (dtype float32 int32 uint32 int64 uint64)
+        hdml_kernel(FAMILY scan GENERATOR scan SMALL_BUFFERS
+                    PARAMS op=${op} dtype=${dtype} layout=outer staging=columns PLATFORMS cuda)
+    endforeach ()
+endforeach ()

@@ -15,10 +15,12 @@
 // segment from the segment's own chunk scans (a prefix in log2(segment) steps).
 // The CPU inner layout keeps a line in one chunk: its lines are the independent
 // work; so does CUDA's lines kernel (staging=lines), for lines of at most
-// max_line elements.
+// max_line elements, and its columns kernel (staging=columns, outer layout),
+// a thread walking a whole column (define_column_walk).
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
-// output is written, and reads no other chunk: so the output may alias the input.
+// output is written, and reads no other chunk: so the output may alias the input
+// (the columns kernel's inclusive scans only: see define_column_walk).
 #include "generators/common.h"
 #include "schedules/scan_schedule.h"
 
@@ -35,6 +37,7 @@ public:
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
     // CUDA, inner layout: a block stages a segment of a line (shared: long lines)
     // or whole short lines (lines) in shared memory; see schedule_scan_gpu.
+    // CUDA, outer layout: columns, a thread walks a whole column (below).
     // Other kernels ignore it.
     GeneratorParam<ScanStaging> staging{"staging", ScanStaging::None, scan_staging_names()};
     // staging=lines: the longest line the kernel takes (a thread holds it in registers).
@@ -75,6 +78,10 @@ public:
                                                                {input.dim(2).min(), input.dim(2).extent()}});
         Func x("x");
         x(i, r, o) = widen(clamped(i, r, o), acc_t);
+        if (staging == ScanStaging::Columns) {
+            define_column_walk(x, i, r, o, identity, combine);
+            return;
+        }
 
         // The input seen chunk by chunk: element k of chunk c.
         Func tile("tile");
@@ -181,6 +188,33 @@ public:
                           extent,      groups,      dense,        exclusive == 0, layout,    staging,
                           t,           gpu_chunk};
         schedule_scan(stages, tuning, get_target());
+    }
+
+private:
+    // staging=columns (CUDA, outer layout, many columns): no chunks. A thread
+    // per column walks the whole line once, so the input is read once (2n
+    // traffic; the chunked scan reads it twice, 3n). The running total is the
+    // output row written last, read back; the compiler keeps it in the
+    // register it stored (the PTX loads the output once per walk, before it:
+    // with 32-bit indexing only, so ops.cmake builds these kernels without
+    // large_buffers). So the output holds the running total exactly: only
+    // types that accumulate in their own width take this kernel. An exclusive
+    // scan reads the element before each row, which in place is already
+    // overwritten: there the runtime takes the chunked kernel.
+    template <typename Combine>
+    void define_column_walk(Func x, Var i, Var r, Var o, const Expr &identity, Combine combine) {
+        const Type t = output.type();
+        _halide_user_assert(layout == Layout::Outer && t.bits() == identity.type().bits())
+            << "scan staging=columns walks the columns of the outer layout, in types that accumulate in their own width";
+        output(i, r, o) = undef(t);
+        output(i, 0, o) = narrow(select(exclusive == 0, x(i, 0, o), identity), t);
+        RDom row(1, input.dim(1).extent() - 1, "row");
+        const Expr term = select(exclusive == 0, x(i, row, o), x(i, row - 1, o));
+        output(i, row, o) = narrow(combine(widen(output(i, row - 1, o), identity.type()), term), t);
+        apply_layout_contract(layout, input, output);
+        input.dim(1).set_min(0);
+        output.dim(1).set_min(0);
+        schedule_scan_gpu_columns(output, i, o, row.x, exclusive == 0, tuning, get_target());
     }
 };
 

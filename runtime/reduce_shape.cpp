@@ -1,6 +1,7 @@
 #include "runtime/reduce_shape.h"
 
 #include "runtime/error.h"
+#include "runtime/halide_glue.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -192,14 +193,7 @@ bool use_row_lanes(const ReduceShape &shape, int64_t min_row, int64_t max_row, i
 }
 
 bool fits_small_buffers(const ReduceShape &shape, int64_t in_bytes, int64_t out_bytes) {
-    constexpr int64_t kLimit = int64_t(1) << 31;
-    int64_t elements = 1, in_span = 1, out_span = 1;  // spans in elements, from the first one
-    for (const ReduceDim *d : {&shape.i, &shape.r, &shape.o}) {
-        elements *= d->extent;
-        in_span += (d->extent - 1) * std::abs(d->in_stride);
-        out_span += (d->extent - 1) * std::abs(d->out_stride);  // 0 for r
-    }
-    return elements < kLimit && in_span * in_bytes < kLimit && out_span * out_bytes < kLimit;
+    return fits_small_buffers({&shape.i, &shape.r, &shape.o}, in_bytes, out_bytes);  // out_stride 0 for r
 }
 
 }  // namespace hdml

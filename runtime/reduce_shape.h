@@ -63,10 +63,8 @@ bool use_warp_merge(const ReduceShape &shape, int64_t max_outputs);
 // (cuda.json's "dispatch").
 bool use_row_lanes(const ReduceShape &shape, int64_t min_row, int64_t max_row, int64_t min_rows);
 
-// Whether one kernel call's buffers (the input's i, r, o of `in_bytes`
-// elements, the output's of `out_bytes`) suit a kernel built without
-// large_buffers, whose 32-bit indexing Halide checks at each call: every
-// buffer's elements and its span in bytes under 2^31.
+// fits_small_buffers (runtime/halide_glue.h) for one call's i, r, o: the
+// input's elements of `in_bytes`, the output's of `out_bytes`.
 bool fits_small_buffers(const ReduceShape &shape, int64_t in_bytes, int64_t out_bytes);
 
 }  // namespace hdml

@@ -501,6 +501,19 @@ struct GpuLoops {
         merge_tiles(consumer, i_extent, columns, i_stride == 1);
         merge_in_columns(consumer, f, r, unroll);
     }
+    // Whole columns read as the kernel is built: rows in vectors of
+    // vector_bytes where it is set (whole_rows_in_vectors), elements otherwise
+    // (whole_columns, `columns` per thread).
+    void whole_columns_as_built(Halide::Func consumer, Halide::Func f, Halide::Func input, Halide::RVar r,
+                                const Halide::Expr &i_extent, const Halide::Expr &i_stride,
+                                const Halide::Type &input_type, int columns, int unroll,
+                                const ReduceTuning &p) const {
+        if (p.vector_bytes > 0) {
+            whole_rows_in_vectors(consumer, f, input, r, i_extent, vector_lanes(p, input_type));
+        } else {
+            whole_columns(consumer, f, r, i_extent, i_stride, columns, unroll);
+        }
+    }
     // The output kernel's loops for merging chunk partials: a warp per row
     // (inner), a warp per column (outer, ColumnMapping::WarpMerge) or a thread
     // per `columns` columns (outer, see merge_tiles). Returns merges_in_lanes.
@@ -584,11 +597,8 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
         // Columns per thread of the outer layout; ARGMAX/ARGMIN write index words, a column each (merge_tiles).
         const int merge_columns = last && s.word ? 1 : (int)p.gpu_merge_columns;
         if (!inner && p.columns == ColumnMapping::Whole) {
-            if (p.vector_bytes > 0) {
-                loops.whole_rows_in_vectors(consumer, f, s.input, s.r.x, s.i_extent, vector_lanes(p, s.input_type));
-            } else {
-                loops.whole_columns(consumer, f, s.r.x, s.i_extent, s.i_stride, merge_columns, unroll);
-            }
+            loops.whole_columns_as_built(consumer, f, s.input, s.r.x, s.i_extent, s.i_stride, s.input_type,
+                                         merge_columns, unroll, p);
             continue;
         }
         if (inner && p.rows == RowMapping::Lanes) {
@@ -706,13 +716,8 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
         // As schedule_reduce_gpu's whole columns: the output's threads reduce
         // their columns' elements (chunk_acc: a column's one chunk, which is
         // its one stream and its result), rows in vectors where vector_bytes.
-        if (p.vector_bytes > 0) {
-            loops.whole_rows_in_vectors(s.output, s.chunk_acc, s.input, s.steps.x, s.i_extent,
-                                        vector_lanes(p, s.input.value().type()));
-        } else {
-            loops.whole_columns(s.output, s.chunk_acc, s.steps.x, s.i_extent, s.i_stride, p.gpu_merge_columns,
-                                p.gpu_unroll);
-        }
+        loops.whole_columns_as_built(s.output, s.chunk_acc, s.input, s.steps.x, s.i_extent, s.i_stride,
+                                     s.input.value().type(), p.gpu_merge_columns, p.gpu_unroll, p);
         for (Func f : {s.stream_acc, s.row_acc}) {
             f.compute_at(s.output, loops.ot).unroll(s.i);
             f.update().unroll(s.i);

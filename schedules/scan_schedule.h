@@ -6,7 +6,7 @@
 
 namespace hdml {
 
-// How a GPU kernel of the inner layout reads its lines:
+// How a GPU kernel reads its lines. Inner layout:
 //  - none: a thread per chunk reads the chunk's elements itself (short lines:
 //    a warp spans many lines);
 //  - shared: a block takes a segment of one line (gpu_threads chunks), staged
@@ -16,11 +16,17 @@ namespace hdml {
 //    one chunk: no carries, one kernel), staged through shared memory the same
 //    way (short lines; ops.cmake builds several max_line, the runtime takes the
 //    smallest that holds the line).
-enum class ScanStaging { None, Shared, Lines };
+// Outer layout:
+//  - none: the chunked scan, a thread per (column, chunk);
+//  - columns: a thread per column walks all of it, no chunks (many columns:
+//    chosen at run time by cuda.json's scan_columns_min_columns).
+enum class ScanStaging { None, Shared, Lines, Columns };
 
 inline const std::map<std::string, ScanStaging> &scan_staging_names() {
-    static const std::map<std::string, ScanStaging> names = {
-        {"none", ScanStaging::None}, {"shared", ScanStaging::Shared}, {"lines", ScanStaging::Lines}};
+    static const std::map<std::string, ScanStaging> names = {{"none", ScanStaging::None},
+                                                             {"shared", ScanStaging::Shared},
+                                                             {"lines", ScanStaging::Lines},
+                                                             {"columns", ScanStaging::Columns}};
     return names;
 }
 
@@ -64,6 +70,8 @@ struct ScanTuning {
     // GPU: threads per block; rows per chunk (a thread scans a chunk in registers).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
     Halide::GeneratorParam<int> gpu_chunk{"gpu_chunk", 32};
+    // GPU, staging=columns: rows per unrolled block of a column's walk (the loads a thread keeps in flight).
+    Halide::GeneratorParam<int> gpu_column_rows{"gpu_column_rows", 32};
 };
 
 // GPU rows per chunk: gpu_chunk, or the lines kernel's max_line (its lines are
@@ -392,6 +400,36 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.scan.compute_at(s.output, t).bound(s.k, 0, s.gpu_chunk).bound_extent(s.c, 1).unroll(s.k);
     s.scan.update(0).unscheduled();
     s.scan.update(1).unroll(s.step.x);
+}
+
+// GPU, outer layout, many columns (staging=columns; the algorithm is the
+// output's own recursion: an undef pure definition, update 0 the first row,
+// update 1 the walk over `rows`): a thread per column, consecutive threads on consecutive columns
+// (coalesced); the walk in unrolled blocks of gpu_column_rows rows, whose loads
+// do not wait on the running total, so each thread has a block's loads in
+// flight at once (a grid of one thread per column needs them: 16K columns are
+// 16K threads). Without large_buffers: its 64-bit index casts hide that each
+// row reads back the address it just stored, and the running total would make
+// a round trip to L2 per row.
+inline void schedule_scan_gpu_columns(Halide::Func output, Halide::Var i, Halide::Var o, Halide::RVar rows,
+                                      const Halide::Expr &inclusive, const ScanTuning &p,
+                                      const Halide::Target &target) {
+    using namespace Halide;
+    _halide_user_assert(target.has_feature(Target::CUDA) && !target.has_feature(Target::LargeBuffers))
+        << "scan staging=columns is a CUDA kernel built without large_buffers";
+    auto thread_per_column = [&](Stage stage) {
+        Var ib("ib"), it("it"), blk("blk");
+        stage.split(i, ib, it, p.gpu_threads, TailStrategy::GuardWithIf).fuse(ib, o, blk).gpu_blocks(blk).gpu_threads(it);
+    };
+    // The pure definition is undef (no code), but a host loop nest for it would
+    // make Halide require the output's host pointer.
+    thread_per_column(output);
+    thread_per_column(output.update(0));
+    RVar rb("rb"), ru("ru");
+    Stage walk = output.update(1);
+    walk.split(rows, rb, ru, p.gpu_column_rows, TailStrategy::GuardWithIf).reorder(ru, rb, i, o).unroll(ru);
+    thread_per_column(walk);
+    walk.specialize(inclusive);  // no select in the walk
 }
 
 inline void schedule_scan(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {

@@ -4,15 +4,18 @@
 // fuse where strides chain; i is a kept dim moving faster than r (scanned as
 // vectors), o the largest other kept dim, the rest loop in C++. In-place
 // execution (output aliasing input) is supported: the kernel finishes the
-// totals of a line before writing it.
+// totals of a line before writing it (CUDA's column walk, inclusive scans only:
+// in place, an exclusive one takes the chunked kernel).
 #include "runtime/copy_plan.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
 #include "runtime/kernels.h"
 #include "runtime/operator.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 namespace hdml {
 
@@ -78,8 +81,11 @@ public:
                                        outer_layout_ ? "outer" : "inner", op);
         kernel_ = on_cuda(device) && !outer_layout_ ? find_cuda_inner_kernel(key, r_.extent) : nullptr;
         if (!kernel_) HDML_RETURN_IF_FAILED(require_kernel(device, "scan", key, name, &kernel_));
-        log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name, kernel_->name,
-                           (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride, (long long)o_.extent,
+        column_walk_ = on_cuda(device) && outer_layout_ ? find_cuda_column_walk(key) : nullptr;
+        std::string kernels = column_walk_ ? column_walk_->name : kernel_->name;
+        if (column_walk_ && exclusive_) kernels += std::string(" (in place: ") + kernel_->name + ")";
+        log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name,
+                           kernels.c_str(), (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride, (long long)o_.extent,
                            plan_.loops.size()));
         return S_OK;
     }
@@ -89,9 +95,13 @@ public:
         const halide_type_t type = halide_type_of_dml(inputs[0].type);
         const auto *input = static_cast<const uint8_t *>(in[0]) + base_in_ * esize;
         auto *output = static_cast<uint8_t *>(out[0]) + base_out_ * esize;
-        return run_plan(device, plan_, input, type, output, type, kernel_->name,
+        // The column walk reads the element before each row for an exclusive
+        // scan, which in place it has overwritten: the chunked kernel runs there.
+        const bool walk = column_walk_ && !(exclusive_ && overlap(in[0], out[0]));
+        const KernelEntry *kernel = walk ? column_walk_ : kernel_;
+        return run_plan(device, plan_, input, type, output, type, kernel->name,
                         [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
-                            return kernel_fn<scan_fn>(kernel_)(call, in_buf, exclusive_ ? 1 : 0, out_buf);
+                            return kernel_fn<scan_fn>(kernel)(call, in_buf, exclusive_ ? 1 : 0, out_buf);
                         });
     }
 
@@ -115,10 +125,33 @@ private:
         return nullptr;
     }
 
+    // CUDA, along an outer axis: with many columns (i x o, a thread each), the
+    // kernel that walks each column whole (staging=columns: one pass over the
+    // input where the chunked scan makes two), if built for the type and every
+    // buffer of a call fits its 32-bit indexing; else nullptr.
+    const KernelEntry *find_cuda_column_walk(const std::string &key) const {
+#if HDML_HAVE_CUDA
+        const int64_t esize = element_size(inputs[0].type);
+        if (plan_.x.extent * plan_.z.extent >= HDML_CUDA_SCAN_COLUMNS_MIN_COLUMNS &&
+            fits_small_buffers({&plan_.x, &plan_.y, &plan_.z}, esize, esize)) {
+            return find_kernel(device, "scan", key_with_param(key, "staging=columns"));
+        }
+#endif
+        (void)key;
+        return nullptr;
+    }
+
+    // Whether the input's and the output's bound ranges share a byte.
+    bool overlap(const void *in, const void *out) const {
+        const auto in_at = reinterpret_cast<uintptr_t>(in), out_at = reinterpret_cast<uintptr_t>(out);
+        return in_at < out_at + outputs[0].total_bytes && out_at < in_at + inputs[0].total_bytes;
+    }
+
     bool exclusive_ = false, outer_layout_ = false;
     CopyPlan plan_;  // x = i (a kept dim faster than r, or unit), y = r (the scanned dim), z = o
     int64_t base_in_ = 0, base_out_ = 0;
-    const KernelEntry *kernel_ = nullptr;
+    const KernelEntry *kernel_ = nullptr;        // every call (the chunked scan, on CUDA's outer layout)
+    const KernelEntry *column_walk_ = nullptr;  // CUDA, outer layout: see find_cuda_column_walk
 };
 
 // Both descs: {InputTensor, OutputTensor, Axis, AxisDirection, HasExclusive*}.
