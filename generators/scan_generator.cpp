@@ -205,7 +205,8 @@ private:
     void define_column_walk(Func x, Var i, Var r, Var o, const Expr &identity, Combine combine) {
         const Type t = output.type();
         _halide_user_assert(layout == Layout::Outer && t.bits() == identity.type().bits())
-            << "scan staging=columns walks the columns of the outer layout, in types that accumulate in their own width";
+            << "scan staging=columns walks the columns of the outer layout, "
+               "in types that accumulate in their own width";
         output(i, r, o) = undef(t);
         output(i, 0, o) = narrow(select(exclusive == 0, x(i, 0, o), identity), t);
         RDom row(1, input.dim(1).extent() - 1, "row");

@@ -404,13 +404,13 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
 
 // GPU, outer layout, many columns (staging=columns; the algorithm is the
 // output's own recursion: an undef pure definition, update 0 the first row,
-// update 1 the walk over `rows`): a thread per column, consecutive threads on consecutive columns
-// (coalesced); the walk in unrolled blocks of gpu_column_rows rows, whose loads
-// do not wait on the running total, so each thread has a block's loads in
-// flight at once (a grid of one thread per column needs them: 16K columns are
-// 16K threads). Without large_buffers: its 64-bit index casts hide that each
-// row reads back the address it just stored, and the running total would make
-// a round trip to L2 per row.
+// update 1 the walk over `rows`): a thread per column, consecutive threads on
+// consecutive columns (coalesced); the walk in unrolled blocks of
+// gpu_column_rows rows, whose loads do not wait on the running total, so each
+// thread has a block's loads in flight at once (a grid of one thread per
+// column needs them: 16K columns are 16K threads). Without large_buffers: its
+// 64-bit index casts hide that each row reads back the address it just stored,
+// and the running total would make a round trip to L2 per row.
 inline void schedule_scan_gpu_columns(Halide::Func output, Halide::Var i, Halide::Var o, Halide::RVar rows,
                                       const Halide::Expr &inclusive, const ScanTuning &p,
                                       const Halide::Target &target) {
@@ -419,7 +419,10 @@ inline void schedule_scan_gpu_columns(Halide::Func output, Halide::Var i, Halide
         << "scan staging=columns is a CUDA kernel built without large_buffers";
     auto thread_per_column = [&](Stage stage) {
         Var ib("ib"), it("it"), blk("blk");
-        stage.split(i, ib, it, p.gpu_threads, TailStrategy::GuardWithIf).fuse(ib, o, blk).gpu_blocks(blk).gpu_threads(it);
+        stage.split(i, ib, it, p.gpu_threads, TailStrategy::GuardWithIf)
+            .fuse(ib, o, blk)
+            .gpu_blocks(blk)
+            .gpu_threads(it);
     };
     // The pure definition is undef (no code), but a host loop nest for it would
     // make Halide require the output's host pointer.

@@ -85,8 +85,8 @@ public:
         std::string kernels = column_walk_ ? column_walk_->name : kernel_->name;
         if (column_walk_ && exclusive_) kernels += std::string(" (in place: ") + kernel_->name + ")";
         log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name,
-                           kernels.c_str(), (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride, (long long)o_.extent,
-                           plan_.loops.size()));
+                           kernels.c_str(), (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride,
+                           (long long)o_.extent, plan_.loops.size()));
         return S_OK;
     }
 
