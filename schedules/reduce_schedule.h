@@ -356,7 +356,11 @@ struct GpuLoops {
     // output over `item_r` (a row's chunk partials or elements; a column's
     // runs); `f` then merges the output's streams over `lane_r` from shared
     // memory. The block's threads: (lane, row o) after row_tiles (inner
-    // layout), (lane, column i) after column_warps (outer).
+    // layout), (lane, column i) after column_warps (outer). Each thread
+    // accumulates its stream in registers (streams computed per thread) and
+    // stores it once to the block's shared buffer (its wrapper): accumulated in
+    // shared memory itself, LOG_SUM_EXP's (max, sum) pair went through shared
+    // loads and stores at every element.
     void merge_in_lanes(Halide::Func consumer, Halide::Func f, Halide::RVar lane_r, Halide::Func streams,
                         Halide::Var lane, Halide::RVar item_r, int unroll) const {
         using namespace Halide;
@@ -365,16 +369,15 @@ struct GpuLoops {
         const Var across = inner ? o : i;
         f.compute_at(consumer, inner ? i : ot);
         f.update().unroll(lane_r);
-        streams.compute_at(consumer, ob);
+        Func shared_streams = streams.in(f);
+        shared_streams.compute_at(consumer, ob);
         if (inner) {
-            streams.reorder(i, lane, o);
-            streams.update().reorder(item_r, i, lane, o);
+            shared_streams.reorder(i, lane, o);
         } else {
-            streams.reorder(lane, i, o);
-            streams.update().reorder(item_r, lane, i, o);
+            shared_streams.reorder(lane, i, o);
         }
-        streams.gpu_threads(lane, across);
-        streams.update().gpu_threads(lane, across);
+        shared_streams.gpu_threads(lane, across);
+        streams.compute_at(shared_streams, inner ? i : lane);
         streams.update().split(item_r, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
     }
     // `f` reduced over `r` by `lanes` threads per output (row_tiles or
