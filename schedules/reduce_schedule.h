@@ -473,10 +473,9 @@ struct GpuLoops {
     // keep each load behind a branch; LLVM unrolls it with a remainder loop
     // and ptxas issues the loads together.
     void whole_rows_in_vectors(Halide::Func consumer, Halide::Func f, Halide::Func input, Halide::RVar r,
-                               const Halide::Expr &i_extent, int lanes) const {
+                               int lanes) const {
         using namespace Halide;
         RVar rs("rs"), rv("rv");
-        merge_tiles(consumer, i_extent, 1);
         f.compute_at(consumer, ot).unroll(i);
         f.update().split(r, rs, rv, lanes).reorder(rv, rs, i, o).unroll(i).unroll(rv);
         Func vectors = input.in(f);
@@ -493,28 +492,30 @@ struct GpuLoops {
         f.update().split(chunk_r, rko, rki, unroll, TailStrategy::GuardWithIf).reorder(i, rki, rko, o);
         f.update().unroll(i).unroll(rki);
     }
-    // Whole columns (ColumnMapping::Whole): the consumer's threads reduce `f`
-    // over the input's rows `r` themselves. Several columns per thread only
-    // where the input's columns are adjacent (i_stride 1): short rows mapped a
-    // thread per row have i_stride = the row's length, and 4 rows per thread
-    // spread a warp over 128 rows' cache lines ([4M,64] inner SUM at 0.2x
-    // PyTorch, against 1 row per thread at copy speed or better).
-    void whole_columns(Halide::Func consumer, Halide::Func f, Halide::RVar r, const Halide::Expr &i_extent,
-                       const Halide::Expr &i_stride, int columns, int unroll) const {
-        merge_tiles(consumer, i_extent, columns, i_stride == 1);
-        merge_in_columns(consumer, f, r, unroll);
-    }
-    // Whole columns read as the kernel is built: rows in vectors of
-    // vector_bytes where it is set (whole_rows_in_vectors), elements otherwise
-    // (whole_columns, `columns` per thread).
-    void whole_columns_as_built(Halide::Func consumer, Halide::Func f, Halide::Func input, Halide::RVar r,
-                                const Halide::Expr &i_extent, const Halide::Expr &i_stride,
-                                const Halide::Type &input_type, int columns, int unroll,
-                                const ReduceTuning &p) const {
+    // Whole columns (ColumnMapping::Whole): the consumer's threads reduce
+    // their columns over the input's rows `r` themselves, each of `reductions`
+    // in turn (the 64-bit ARGMAX/ARGMIN's maximum, or the maximum of the
+    // thread-per-row LOG_SUM_EXP, before what reads it): a column is read once
+    // per reduction, from cache after the first where the column is a short
+    // row. Rows in vectors of vector_bytes where the kernel is built with it
+    // (whole_rows_in_vectors), elements otherwise, `columns` per thread. Several
+    // columns per thread only where the input's columns are adjacent (i_stride
+    // 1): short rows mapped a thread per row have i_stride = the row's length,
+    // and 4 rows per thread spread a warp over 128 rows' cache lines ([4M,64]
+    // inner SUM at 0.2x PyTorch, against 1 row per thread at copy speed or
+    // better).
+    void whole_columns_as_built(Halide::Func consumer, const std::vector<Halide::Func> &reductions,
+                                Halide::Func input, Halide::RVar r, const Halide::Expr &i_extent,
+                                const Halide::Expr &i_stride, const Halide::Type &input_type, int columns,
+                                int unroll, const ReduceTuning &p) const {
         if (p.vector_bytes > 0) {
-            whole_rows_in_vectors(consumer, f, input, r, i_extent, vector_lanes(p, input_type));
+            merge_tiles(consumer, i_extent, 1);
+            for (const Halide::Func &f : reductions) {
+                whole_rows_in_vectors(consumer, f, input, r, vector_lanes(p, input_type));
+            }
         } else {
-            whole_columns(consumer, f, r, i_extent, i_stride, columns, unroll);
+            merge_tiles(consumer, i_extent, columns, i_stride == 1);
+            for (const Halide::Func &f : reductions) merge_in_columns(consumer, f, r, unroll);
         }
     }
     // The output kernel's loops for merging chunk partials: a warp per row
@@ -589,21 +590,22 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceTuning &p, const Ha
     const bool inner = s.layout == Layout::Inner;
     const GpuChunking chunking = gpu_reduce_chunking(s.layout, s.i_extent, s.r_extent, s.o_extent, p);
     const GpuLoops loops{s.layout, threads, s.i, s.o, merges_in_shuffles(p, target, s.layout, s.reductions)};
+    if (!inner && p.columns == ColumnMapping::Whole) {
+        // ARGMAX/ARGMIN write index words, a column each (merge_tiles).
+        loops.whole_columns_as_built(s.output, s.reductions, s.input, s.r.x, s.i_extent, s.i_stride, s.input_type,
+                                     s.word ? 1 : (int)p.gpu_merge_columns, unroll, p);
+        return;
+    }
     for (size_t n = 0; n < s.reductions.size(); ++n) {
         Func f = s.reductions[n];
-        // Where a reduction finishes (its chunks merged, or, whole columns, all
-        // of it): the output kernel for the last one; earlier ones (the 64-bit
-        // ARGMAX/ARGMIN's maximum) in a kernel of their own, read by later ones.
+        // Where a reduction's chunks are merged: the output kernel for the last
+        // one; earlier ones (the 64-bit ARGMAX/ARGMIN's maximum) in a kernel of
+        // their own, read by later ones.
         const bool last = n + 1 == s.reductions.size();
         Func consumer = last ? s.output : f.in();
         if (!last) consumer.compute_root();
         // Columns per thread of the outer layout; ARGMAX/ARGMIN write index words, a column each (merge_tiles).
         const int merge_columns = last && s.word ? 1 : (int)p.gpu_merge_columns;
-        if (!inner && p.columns == ColumnMapping::Whole) {
-            loops.whole_columns_as_built(consumer, f, s.input, s.r.x, s.i_extent, s.i_stride, s.input_type,
-                                         merge_columns, unroll, p);
-            continue;
-        }
         if (inner && p.rows == RowMapping::Lanes) {
             loops.row_tiles(consumer, p.gpu_row_lanes);
             loops.reduce_in_lanes(consumer, f, s.r.x, p.gpu_row_lanes, unroll);
@@ -718,8 +720,9 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceTuning &p,
     if (s.layout == Layout::Outer && p.columns == ColumnMapping::Whole) {
         // As schedule_reduce_gpu's whole columns: the output's threads reduce
         // their columns' elements (chunk_acc: a column's one chunk, which is
-        // its one stream and its result), rows in vectors where vector_bytes.
-        loops.whole_columns_as_built(s.output, s.chunk_acc, s.input, s.steps.x, s.i_extent, s.i_stride,
+        // its one stream and its result). (The vector_bytes kernel takes two
+        // passes instead: Reduce::generate.)
+        loops.whole_columns_as_built(s.output, {s.chunk_acc}, s.input, s.steps.x, s.i_extent, s.i_stride,
                                      s.input.value().type(), p.gpu_merge_columns, p.gpu_unroll, p);
         for (Func f : {s.stream_acc, s.row_acc}) {
             f.compute_at(s.output, loops.ot).unroll(s.i);

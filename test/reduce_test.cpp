@@ -261,6 +261,41 @@ TEST_CASE("REDUCE LOG_SUM_EXP special values in long rows and columns", "[reduce
     check(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n, rows}, by_columns, {0}), "columns (outer axis)");
 }
 
+// The same special values in short rows among many (a thread per row on CUDA,
+// rows read in 16-byte vectors: that kernel takes the row's maximum, then
+// Σexp(x - max), in two passes over the row).
+TEST_CASE("REDUCE LOG_SUM_EXP special values in many short rows", "[reduce]") {
+    const uint32_t rows = 540673, n = 8;  // rows: at least reduce_whole_columns_min_outputs
+    std::mt19937 rng(test_seed() + 4);
+    std::uniform_real_distribution<float> small(-1, 1);
+    std::vector<float> values(rows * n);
+    for (float &v : values) v = small(rng);
+    for (uint32_t k = 0; k < n; ++k) {
+        values[0 * n + k] = -INFINITY;
+        values[3 * n + k] = -INFINITY;
+        values[4 * n + k] = 1000 + small(rng);
+    }
+    values[1 * n + 2] = values[1 * n + 7] = INFINITY;
+    values[2 * n + 5] = NAN;
+    values[3 * n + n - 1] = 5;
+    double shifted = 0;
+    for (uint32_t k = 0; k < n; ++k) shifted += std::exp((double)values[4 * n + k] - 1000);
+    const std::vector<float> got = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {rows, n}, values, {1});
+    REQUIRE(got.size() == rows);
+    CHECK(got[0] == -INFINITY);
+    CHECK(got[1] == INFINITY);
+    CHECK(std::isnan(got[2]));
+    CHECK(got[3] == 5.0f);
+    CHECK(std::fabs(got[4] - (1000 + std::log(shifted))) < 1e-3);
+    for (uint32_t r = 5; r < rows; r += 9973) {  // ordinary rows, against double
+        double peak = -INFINITY, sum = 0;
+        for (uint32_t k = 0; k < n; ++k) peak = std::max(peak, (double)values[r * n + k]);
+        for (uint32_t k = 0; k < n; ++k) sum += std::exp((double)values[r * n + k] - peak);
+        INFO("row " << r);
+        CHECK(std::fabs(got[r] - (peak + std::log(sum))) < 1e-5);
+    }
+}
+
 TEST_CASE("REDUCE randomised against the reference: every function x type, ranks 1-8", "[reduce][random]") {
     std::mt19937 rng(test_seed());
     for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
@@ -363,7 +398,7 @@ TEST_CASE("REDUCE short rows read in vectors, and the same rows unaligned", "[re
     const std::vector<uint32_t> sizes = {2, rows, row}, strides = {rows * row + 1, row, 1};
     // float32 SUM (one ld.v4 per vector; L2, AVERAGE, ... share its kernel),
     // MAX (key compares: two 8-byte loads), MULTIPLY of integers, ARGMIN and
-    // LOG_SUM_EXP (its own tree).
+    // LOG_SUM_EXP (two passes over the row: its maximum, then the sum).
     const std::vector<std::pair<DML_REDUCE_FUNCTION, DML_TENSOR_DATA_TYPE>> cases = {
         {DML_REDUCE_FUNCTION_SUM, F32},    {DML_REDUCE_FUNCTION_MAX, U32},         {DML_REDUCE_FUNCTION_MULTIPLY, I32},
         {DML_REDUCE_FUNCTION_ARGMIN, F32}, {DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32}};
