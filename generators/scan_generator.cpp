@@ -174,10 +174,7 @@ public:
                             " this lines kernel scans in registers");
         }
 
-        apply_layout_contract(layout, input, output);
-        // r starts at 0 (the runtime's buffers do), so a chunk of output rows maps onto one chunk.
-        input.dim(1).set_min(0);
-        output.dim(1).set_min(0);
+        apply_scan_contract();
         // The dimension the schedule vectorises (r for inner, i for outer), unit-stride on both sides.
         const int vector_dim = layout == Layout::Inner ? 1 : 0;
         const Expr dense = input.dim(vector_dim).stride() == 1 && output.dim(vector_dim).stride() == 1;
@@ -191,6 +188,15 @@ public:
     }
 
 private:
+    // The buffers every scan kernel takes: the layout's (apply_layout_contract),
+    // and r starting at 0 (the runtime's buffers do), so a chunk of output rows
+    // maps onto one chunk.
+    void apply_scan_contract() {
+        apply_layout_contract(layout, input, output);
+        input.dim(1).set_min(0);
+        output.dim(1).set_min(0);
+    }
+
     // staging=columns (CUDA, outer layout, many columns): no chunks. A thread
     // per column walks the whole line once, so the input is read once (2n
     // traffic; the chunked scan reads it twice, 3n). The running total is the
@@ -212,9 +218,7 @@ private:
         RDom row(1, input.dim(1).extent() - 1, "row");
         const Expr term = select(exclusive == 0, x(i, row, o), x(i, row - 1, o));
         output(i, row, o) = narrow(combine(widen(output(i, row - 1, o), identity.type()), term), t);
-        apply_layout_contract(layout, input, output);
-        input.dim(1).set_min(0);
-        output.dim(1).set_min(0);
+        apply_scan_contract();
         schedule_scan_gpu_columns(output, i, o, row.x, exclusive == 0, tuning, get_target());
     }
 };
