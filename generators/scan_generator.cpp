@@ -15,8 +15,9 @@
 // segment from the segment's own chunk scans (a prefix in log2(segment) steps).
 // The CPU inner layout keeps a line in one chunk: its lines are the independent
 // work; so does CUDA's lines kernel (staging=lines), for lines of at most
-// max_line elements, and its columns kernel (staging=columns, outer layout),
-// a thread walking a whole column (define_column_walk).
+// max_line elements. CUDA's columns kernel (staging=columns, outer layout)
+// walks down each column in one kernel, carrying from the rows it stored last
+// (define_column_walk).
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
 // output is written, and reads no other chunk: so the output may alias the input
@@ -78,10 +79,6 @@ public:
                                                                {input.dim(2).min(), input.dim(2).extent()}});
         Func x("x");
         x(i, r, o) = widen(clamped(i, r, o), acc_t);
-        if (staging == ScanStaging::Columns) {
-            define_column_walk(x, i, r, o, identity, combine);
-            return;
-        }
 
         // The input seen chunk by chunk: element k of chunk c.
         Func tile("tile");
@@ -134,6 +131,10 @@ public:
         scan(i, 0, c, o) = select(exclusive == 0, scan(i, 0, c, o), identity);
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), tile(i, step - 1, c, o)));
+        if (staging == ScanStaging::Columns) {
+            define_column_walk(x, chunk_total, scan, in_chunk, step, i, r, o, k, c, gpu_chunk, identity, combine);
+            return;
+        }
 
         // Segments of several chunks: the carry into chunk nth of segment n from
         // inside the segment, the exclusive prefix of the segment's chunk totals.
@@ -197,29 +198,47 @@ private:
         output.dim(1).set_min(0);
     }
 
-    // staging=columns (CUDA, outer layout, many columns): no chunks. A thread
-    // per column walks the whole line once, so the input is read once (2n
-    // traffic; the chunked scan reads it twice, 3n). The running total is the
-    // output row written last, read back; the compiler keeps it in the
-    // register it stored (the PTX loads the output once per walk, before it:
-    // with 32-bit indexing only, so ops.cmake builds these kernels without
-    // large_buffers). So the output holds the running total exactly: only
-    // types that accumulate in their own width take this kernel. An exclusive
-    // scan reads the element before each row, which in place is already
-    // overwritten: there the runtime takes the chunked kernel.
+    // staging=columns (CUDA, outer layout, many columns): the input is read
+    // from memory once (2n traffic; the chunked scan reads it twice, 3n). A
+    // block takes a warp of columns down the whole line, a tile of `chunks`
+    // chunks at a time, a thread per (column, chunk) of the tile:
+    //   1. the tile's chunk totals, into shared memory;
+    //   2. the output: each thread scans its chunk (a second read of the tile,
+    //      from cache) and joins its carry: the output row before the tile,
+    //      which this block wrote at the tile before (its running total), and
+    //      the totals of the tile's chunks before this one.
+    // The output holds the running total: only types that accumulate in their
+    // own width take this kernel. An exclusive scan also reads the element
+    // before the tile, which in place is already overwritten: there the
+    // runtime takes the chunked kernel.
     template <typename Combine>
-    void define_column_walk(Func x, Var i, Var r, Var o, const Expr &identity, Combine combine) {
-        const Type t = output.type();
-        _halide_user_assert(layout == Layout::Outer && t.bits() == identity.type().bits())
+    void define_column_walk(Func x, Func chunk_total, Func scan, RDom in_chunk, RDom step, Var i, Var r, Var o,
+                            Var k, Var c, int chunk, const Expr &identity, Combine combine) {
+        const Type t = output.type(), acc_t = identity.type();
+        _halide_user_assert(layout == Layout::Outer && t.bits() == acc_t.bits())
             << "scan staging=columns walks the columns of the outer layout, "
                "in types that accumulate in their own width";
+        const int chunks = tuning.gpu_column_chunks, tile_rows = chunk * chunks;
+        const Expr extent = input.dim(1).extent();
         output(i, r, o) = undef(t);
-        output(i, 0, o) = narrow(select(exclusive == 0, x(i, 0, o), identity), t);
-        RDom row(1, input.dim(1).extent() - 1, "row");
-        const Expr term = select(exclusive == 0, x(i, row, o), x(i, row - 1, o));
-        output(i, row, o) = narrow(combine(widen(output(i, row - 1, o), identity.type()), term), t);
+        // Row `in_chunk` of chunk `nth` of tile `tile`: the carry depends on
+        // the chunk alone, so a thread computes it once for its chunk's rows.
+        RDom walk(0, chunk, 0, chunks, 0, (extent + tile_rows - 1) / tile_rows, "walk");
+        const Expr first_chunk = walk.z * chunks, own_chunk = first_chunk + walk.y;
+        const Expr row = own_chunk * chunk + walk.x;
+        walk.where(row < extent);
+        const Expr tile_start = first_chunk * chunk, before_tile = max(tile_start - 1, 0);
+        Expr carry = select(tile_start == 0, identity,
+                            combine(widen(output(i, before_tile, o), acc_t),
+                                    select(exclusive == 0, identity, x(i, before_tile, o))));
+        for (int earlier = 0; earlier + 1 < chunks; earlier++) {
+            carry = combine(carry, select(earlier < walk.y, chunk_total(i, first_chunk + earlier, o), identity));
+        }
+        // (The min only bounds the rows past the end, which `where` skips.)
+        output(i, min(row, extent - 1), o) = narrow(combine(carry, scan(i, walk.x, own_chunk, o)), t);
         apply_scan_contract();
-        schedule_scan_gpu_columns(output, i, o, row.x, exclusive == 0, tuning, get_target());
+        ColumnWalk stages{output, chunk_total, scan, i, o, k, c, walk.x, walk.y, walk.z, in_chunk.x, step.x, chunk, exclusive == 0};
+        schedule_scan_gpu_columns(stages, tuning, get_target());
     }
 };
 

@@ -18,8 +18,9 @@ namespace hdml {
 //    smallest that holds the line).
 // Outer layout:
 //  - none: the chunked scan, a thread per (column, chunk);
-//  - columns: a thread per column walks all of it, no chunks (many columns:
-//    chosen at run time by cuda.json's scan_columns_min_columns).
+//  - columns: a block per 32 columns walks down them, tile after tile of
+//    chunks, in one kernel (many columns: chosen at run time by cuda.json's
+//    scan_columns_min_columns).
 enum class ScanStaging { None, Shared, Lines, Columns };
 
 inline const std::map<std::string, ScanStaging> &scan_staging_names() {
@@ -70,13 +71,16 @@ struct ScanTuning {
     // GPU: threads per block; rows per chunk (a thread scans a chunk in registers).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
     Halide::GeneratorParam<int> gpu_chunk{"gpu_chunk", 32};
-    // GPU, staging=columns: rows per unrolled block of a column's walk (the loads a thread keeps in flight).
-    Halide::GeneratorParam<int> gpu_column_rows{"gpu_column_rows", 32};
+    // GPU, staging=columns: rows per chunk, and chunks per tile of a column walk's block (a thread each).
+    Halide::GeneratorParam<int> gpu_column_rows{"gpu_column_rows", 16};
+    Halide::GeneratorParam<int> gpu_column_chunks{"gpu_column_chunks", 16};
 };
 
-// GPU rows per chunk: gpu_chunk, or the lines kernel's max_line (its lines are
-// one chunk each). A constant, so a chunk's running totals fit registers.
+// GPU rows per chunk: gpu_chunk, the column walk's gpu_column_rows, or the
+// lines kernel's max_line (its lines are one chunk each). A constant, so a
+// chunk's running totals fit registers.
 inline int scan_gpu_chunk(ScanStaging staging, int max_line, const ScanTuning &p) {
+    if (staging == ScanStaging::Columns) return p.gpu_column_rows;
     if (staging != ScanStaging::Lines) return p.gpu_chunk;
     _halide_user_assert(max_line >= 1) << "scan staging=lines needs max_line >= 1";
     return max_line;
@@ -402,37 +406,54 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.scan.update(1).unroll(s.step.x);
 }
 
-// GPU, outer layout, many columns (staging=columns; the algorithm is the
-// output's own recursion: an undef pure definition, update 0 the first row,
-// update 1 the walk over `rows`): a thread per column, consecutive threads on
-// consecutive columns (coalesced); the walk in unrolled blocks of
-// gpu_column_rows rows, whose loads do not wait on the running total, so each
-// thread has a block's loads in flight at once (a grid of one thread per
-// column needs them: 16K columns are 16K threads). Without large_buffers: its
-// 64-bit index casts hide that each row reads back the address it just stored,
-// and the running total would make a round trip to L2 per row.
-inline void schedule_scan_gpu_columns(Halide::Func output, Halide::Var i, Halide::Var o, Halide::RVar rows,
-                                      const Halide::Expr &inclusive, const ScanTuning &p,
-                                      const Halide::Target &target) {
+// The column walk's stages (staging=columns; see define_column_walk).
+struct ColumnWalk {
+    Halide::Func output;       // (i, r, o): undef, then update 0 over (in_chunk_row, nth, tile)
+    Halide::Func chunk_total;  // (i, c, o)
+    Halide::Func scan;         // (i, k, c, o): running totals inside chunk c
+    Halide::Var i, o, k, c;
+    Halide::RVar in_chunk_row, nth, tile;  // the output's reduction: row of chunk nth of a tile
+    Halide::RVar in_chunk, step;           // chunk_total's and scan's reductions
+    int chunk;                             // rows per chunk
+    Halide::Expr inclusive;
+};
+
+// GPU, outer layout, many columns (staging=columns): a block per warp of
+// columns (consecutive threads on consecutive columns: coalesced), walking the
+// line tile after tile (a serial loop inside the kernel) of gpu_column_chunks
+// chunks, a thread per (column, chunk). The tile's chunk totals go to shared
+// memory, a thread each; then each thread scans its chunk in registers and
+// stores it. The threads of a tile read the row before it, which other threads
+// of the block stored at the tile before: Halide's barrier between the stages
+// orders them (hence allow_race_conditions, which the shared RVar needs).
+// A thread's rows are one vector (its carry one scalar; the stores are per
+// row). Without large_buffers (32-bit indexing: ~half the address arithmetic).
+// Halide's CUDA runtime JITs with at most 64 registers per thread: chunks of
+// gpu_column_rows = 16 take 47-60 (ptxas -v), 32 made int64's spill.
+inline void schedule_scan_gpu_columns(ColumnWalk &w, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(target.has_feature(Target::CUDA) && !target.has_feature(Target::LargeBuffers))
         << "scan staging=columns is a CUDA kernel built without large_buffers";
-    auto thread_per_column = [&](Stage stage) {
-        Var ib("ib"), it("it"), blk("blk");
-        stage.split(i, ib, it, p.gpu_threads, TailStrategy::GuardWithIf)
-            .fuse(ib, o, blk)
-            .gpu_blocks(blk)
-            .gpu_threads(it);
-    };
+    const int columns = 32, chunks = p.gpu_column_chunks;
+    Var ib("ib"), it("it"), blk("blk");
     // The pure definition is undef (no code), but a host loop nest for it would
     // make Halide require the output's host pointer.
-    thread_per_column(output);
-    thread_per_column(output.update(0));
-    RVar rb("rb"), ru("ru");
-    Stage walk = output.update(1);
-    walk.split(rows, rb, ru, p.gpu_column_rows, TailStrategy::GuardWithIf).reorder(ru, rb, i, o).unroll(ru);
-    thread_per_column(walk);
-    walk.specialize(inclusive);  // no select in the walk
+    w.output.split(w.i, ib, it, columns, TailStrategy::GuardWithIf).fuse(ib, w.o, blk).gpu_blocks(blk).gpu_threads(it);
+    Stage walk = w.output.update(0);
+    walk.split(w.i, ib, it, columns, TailStrategy::GuardWithIf)
+        .reorder(w.in_chunk_row, it, w.nth, w.tile, ib, w.o)
+        .fuse(ib, w.o, blk)
+        .allow_race_conditions()
+        .gpu_blocks(blk)
+        .gpu_threads(it, w.nth)
+        .vectorize(w.in_chunk_row);
+    walk.specialize(w.inclusive);  // no select on the carry
+    Func totals = w.chunk_total.in();
+    totals.compute_at(w.output, w.tile).bound_extent(w.i, columns).bound_extent(w.c, chunks).gpu_threads(w.i, w.c);
+    w.chunk_total.compute_at(totals, w.i).update().unroll(w.in_chunk);
+    w.scan.compute_at(w.output, it).bound(w.k, 0, w.chunk).bound_extent(w.c, 1).unroll(w.k);
+    w.scan.update(0).unscheduled();
+    w.scan.update(1).unroll(w.step);
 }
 
 inline void schedule_scan(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {

@@ -248,11 +248,14 @@ TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
 }
 
 // An outer axis over many columns, every type, inclusive and exclusive: on
-// CUDA these take the kernels where a thread walks a whole column
-// (staging=columns, at least cuda.json's scan_columns_min_columns columns; not
-// float16, which keeps the chunked scan), 35 rows in unrolled blocks of 32 (a
-// partial last one), columns spread over o in the 3-D shape; in place, an
-// exclusive scan takes the chunked kernel.
+// CUDA these take the column walk (staging=columns, at least cuda.json's
+// scan_columns_min_columns columns; not float16, which keeps the chunked scan):
+// blocks of 32 columns (a partial last one), tiles of 16 chunks of 16 rows. 35
+// rows are one partial tile (a partial chunk); 300 rows (float32 and int64, each
+// inclusive for one op and exclusive for the other) are a whole tile and a
+// partial one, whose carry comes from the row the block stored last; columns
+// spread over o in the 3-D shape. In place, an exclusive scan takes the chunked
+// kernel.
 TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 5);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
@@ -260,6 +263,9 @@ TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[
             for (bool exclusive : {false, true}) check_random_case(type, dtype, {35, 16411}, 0, rng() % 2, exclusive, rng);
             check_random_case(type, dtype, {3, 7, 6007}, 1, rng() % 2, rng() % 2, rng);
         }
+        const bool sum = type == DML_OPERATOR_CUMULATIVE_SUMMATION;
+        check_random_case(type, F32, {300, 8209}, 0, rng() % 2, /*exclusive=*/!sum, rng);
+        check_random_case(type, DML_TENSOR_DATA_TYPE_INT64, {300, 8209}, 0, rng() % 2, /*exclusive=*/sum, rng);
     }
 }
 
