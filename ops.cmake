@@ -167,8 +167,8 @@ foreach (op sum product)
         endforeach ()
     endforeach ()
 endforeach ()
-# Along an outer axis with many columns on CUDA: a thread walks a whole column
-# (one pass over the input), for the types that accumulate in their own width
+# Along an outer axis with many columns on CUDA: a block per 32 columns walks
+# down them in one kernel (one pass over the input from memory), for the types that accumulate in their own width
 # (not float16), without large_buffers (the runtime checks the buffers fit).
 foreach (op sum product)
     foreach (dtype float32 int32 uint32 int64 uint64)

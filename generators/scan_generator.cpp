@@ -38,7 +38,7 @@ public:
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
     // CUDA, inner layout: a block stages a segment of a line (shared: long lines)
     // or whole short lines (lines) in shared memory; see schedule_scan_gpu.
-    // CUDA, outer layout: columns, a thread walks a whole column (below).
+    // CUDA, outer layout: columns, a block walks down 32 columns (below).
     // Other kernels ignore it.
     GeneratorParam<ScanStaging> staging{"staging", ScanStaging::None, scan_staging_names()};
     // staging=lines: the longest line the kernel takes (a thread holds it in registers).

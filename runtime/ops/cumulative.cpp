@@ -125,9 +125,9 @@ private:
         return nullptr;
     }
 
-    // CUDA, along an outer axis: with many columns (i x o, a thread each), the
-    // kernel that walks each column whole (staging=columns: one pass over the
-    // input where the chunked scan makes two), if built for the type and every
+    // CUDA, along an outer axis: with many columns (i x o), the kernel that
+    // walks down them, a block per 32 (staging=columns: one pass over the
+    // input from memory where the chunked scan makes two), if built for the type and every
     // buffer of a call fits its 32-bit indexing; else nullptr.
     const KernelEntry *find_cuda_column_walk(const std::string &key) const {
 #if HDML_HAVE_CUDA
