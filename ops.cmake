@@ -167,12 +167,18 @@ foreach (op sum product)
         endforeach ()
     endforeach ()
 endforeach ()
-# Along an outer axis with many columns on CUDA: a block per 32 columns walks
-# down them in one kernel (one pass over the input from memory), for the types that accumulate in their own width
+# The CUDA walks, one pass over the input from memory: a block per line walks
+# along the innermost axis (many long lines), a block per 32 columns down an
+# outer axis (many columns). For the types that accumulate in their own width
 # (not float16), without large_buffers (the runtime checks the buffers fit).
 foreach (op sum product)
     foreach (dtype float32 int32 uint32 int64 uint64)
-        hdml_kernel(FAMILY scan GENERATOR scan SMALL_BUFFERS
-                    PARAMS op=${op} dtype=${dtype} layout=outer staging=columns PLATFORMS cuda)
+        foreach (walk inner:line_walk outer:columns)  # layout:staging
+            string(REPLACE ":" ";" walk "${walk}")
+            list(GET walk 0 layout)
+            list(GET walk 1 staging)
+            hdml_kernel(FAMILY scan GENERATOR scan SMALL_BUFFERS
+                        PARAMS op=${op} dtype=${dtype} layout=${layout} staging=${staging} PLATFORMS cuda)
+        endforeach ()
     endforeach ()
 endforeach ()

@@ -15,13 +15,13 @@
 // segment from the segment's own chunk scans (a prefix in log2(segment) steps).
 // The CPU inner layout keeps a line in one chunk: its lines are the independent
 // work; so does CUDA's lines kernel (staging=lines), for lines of at most
-// max_line elements. CUDA's columns kernel (staging=columns, outer layout)
-// walks down each column in one kernel, carrying from the rows it stored last
-// (define_column_walk).
+// max_line elements. CUDA's walks go down each column (staging=columns, outer
+// layout: define_column_walk) or along each line (staging=line_walk, inner
+// layout: define_line_walk) in one kernel, carrying from what they stored last.
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
 // output is written, and reads no other chunk: so the output may alias the input
-// (the columns kernel's inclusive scans only: see define_column_walk).
+// (the walks' inclusive scans only: see define_column_walk).
 #include "generators/common.h"
 #include "schedules/scan_schedule.h"
 
@@ -37,9 +37,9 @@ public:
     GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
     // CUDA, inner layout: a block stages a segment of a line (shared: long lines)
-    // or whole short lines (lines) in shared memory; see schedule_scan_gpu.
-    // CUDA, outer layout: columns, a block walks down 32 columns (below).
-    // Other kernels ignore it.
+    // or whole short lines (lines) in shared memory, see schedule_scan_gpu;
+    // or walks along a line (line_walk: many long lines). CUDA, outer layout:
+    // columns, a block walks down 32 columns (below). Other kernels ignore it.
     GeneratorParam<ScanStaging> staging{"staging", ScanStaging::None, scan_staging_names()};
     // staging=lines: the longest line the kernel takes (a thread holds it in registers).
     GeneratorParam<int> max_line{"max_line", 0};
@@ -169,7 +169,12 @@ public:
                          : combine(before_segment, prefix_steps.back()(i, c % segment, chunk_segment, o));
         const Expr result =
             chunked ? combine(chunk_carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
-        output(i, r, o) = narrow(result, t);
+        RDom walk;
+        if (staging == ScanStaging::LineWalk) {
+            walk = define_line_walk(x, scan, prefix_steps.back(), i, r, o, chunk, segment, identity, combine);
+        } else {
+            output(i, r, o) = narrow(result, t);
+        }
         if (!chunked && get_target().has_gpu_feature()) {
             add_requirement(extent <= chunk, "scan: a line of ", extent, " elements is longer than the ", chunk,
                             " this lines kernel scans in registers");
@@ -185,6 +190,7 @@ public:
                           j,           in_chunk,    in_segment,   in_group,       later_in_group, step,
                           extent,      groups,      dense,        exclusive == 0, layout,    staging,
                           t,           gpu_chunk};
+        if (walk.defined()) stages.walk_pass = walk.x, stages.walk_lane = walk.y, stages.walk_segment = walk.z;
         schedule_scan(stages, tuning, get_target());
     }
 
@@ -196,6 +202,41 @@ private:
         apply_layout_contract(layout, input, output);
         input.dim(1).set_min(0);
         output.dim(1).set_min(0);
+    }
+
+    // staging=line_walk (CUDA, inner layout, many long lines): the input is
+    // read from memory once (2n traffic; the staged kernel reads it twice, for
+    // the segment totals and then for the scans: 3n). A block takes a line,
+    // walking it segment after segment; a segment's element is its scan inside
+    // the chunk, the carry of its chunk inside the segment (in_segment_carry),
+    // and the segment's carry: the output element before the segment, which
+    // this block stored at the segment before (its running total). As for the
+    // column walk, only types that accumulate in their own width, and exclusive
+    // scans in place take the staged kernel. Returns the walk (pass, lane,
+    // segment) for the schedule.
+    template <typename Combine>
+    RDom define_line_walk(Func x, Func scan, Func in_segment_carry, Var i, Var r, Var o, const Expr &chunk,
+                          int segment, const Expr &identity, Combine combine) {
+        const Type t = output.type(), acc_t = identity.type();
+        _halide_user_assert(layout == Layout::Inner && segment > 1 && t.bits() == acc_t.bits())
+            << "scan staging=line_walk walks the lines of the inner layout, "
+               "in types that accumulate in their own width";
+        const Expr extent = input.dim(1).extent(), segment_rows = chunk * segment;
+        output(i, r, o) = undef(t);
+        // Element pass * segment + lane of segment n: a thread per lane stores
+        // consecutive elements at each pass (coalesced).
+        RDom walk(0, chunk, 0, segment, 0, (extent + segment_rows - 1) / segment_rows, "walk");
+        const RVar pass = walk.x, lane = walk.y, n = walk.z;
+        const Expr in_segment = pass * segment + lane, row = n * segment_rows + in_segment, nth = in_segment / chunk;
+        walk.where(row < extent);
+        const Expr before_segment = max(n * segment_rows - 1, 0);
+        const Expr carry = select(n == 0, identity,
+                                  combine(widen(output(i, before_segment, o), acc_t),
+                                          select(exclusive == 0, identity, x(i, before_segment, o))));
+        const Expr in_chunk = scan(i, in_segment % chunk, n * segment + nth, o);
+        // (The min only bounds the rows past the end, which `where` skips.)
+        output(i, min(row, extent - 1), o) = narrow(combine(combine(carry, in_segment_carry(i, nth, n, o)), in_chunk), t);
+        return walk;
     }
 
     // staging=columns (CUDA, outer layout, many columns): the input is read

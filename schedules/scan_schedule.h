@@ -16,17 +16,22 @@ namespace hdml {
 //    one chunk: no carries, one kernel), staged through shared memory the same
 //    way (short lines; ops.cmake builds several max_line, the runtime takes the
 //    smallest that holds the line).
+//  - line_walk: a block per line walks along it, a segment (as staging=shared
+//    stages, in smaller chunks) at a time, in one kernel: one pass over the
+//    input from memory (many lines of 128 or more elements; chosen at run time
+//    by cuda.json's scan_line_walk_min_line and scan_line_walk_min_lines).
 // Outer layout:
 //  - none: the chunked scan, a thread per (column, chunk);
 //  - columns: a block per 32 columns walks down them, tile after tile of
 //    chunks, in one kernel (many columns: chosen at run time by cuda.json's
 //    scan_columns_min_columns).
-enum class ScanStaging { None, Shared, Lines, Columns };
+enum class ScanStaging { None, Shared, Lines, LineWalk, Columns };
 
 inline const std::map<std::string, ScanStaging> &scan_staging_names() {
     static const std::map<std::string, ScanStaging> names = {{"none", ScanStaging::None},
                                                              {"shared", ScanStaging::Shared},
                                                              {"lines", ScanStaging::Lines},
+                                                             {"line_walk", ScanStaging::LineWalk},
                                                              {"columns", ScanStaging::Columns}};
     return names;
 }
@@ -58,6 +63,9 @@ struct ScanStages {
     ScanStaging staging;
     Halide::Type type;
     int gpu_chunk;  // GPU: rows per chunk (scan_gpu_chunk)
+    // staging=line_walk: the output's reduction, element pass * segment chunks
+    // + lane of segment walk_segment.
+    Halide::RVar walk_pass{}, walk_lane{}, walk_segment{};
 };
 
 struct ScanTuning {
@@ -74,13 +82,17 @@ struct ScanTuning {
     // GPU, staging=columns: rows per chunk, and chunks per tile of a column walk's block (a thread each).
     Halide::GeneratorParam<int> gpu_column_rows{"gpu_column_rows", 16};
     Halide::GeneratorParam<int> gpu_column_chunks{"gpu_column_chunks", 16};
+    // GPU, staging=line_walk: elements per chunk (a thread's, scanned in registers);
+    // a segment is gpu_threads chunks (half for 64-bit types).
+    Halide::GeneratorParam<int> gpu_line_walk_chunk{"gpu_line_walk_chunk", 8};
 };
 
-// GPU rows per chunk: gpu_chunk, the column walk's gpu_column_rows, or the
-// lines kernel's max_line (its lines are one chunk each). A constant, so a
-// chunk's running totals fit registers.
+// GPU rows per chunk: gpu_chunk, the walks' gpu_column_rows and
+// gpu_line_walk_chunk, or the lines kernel's max_line (its lines are one chunk
+// each). A constant, so a chunk's running totals fit registers.
 inline int scan_gpu_chunk(ScanStaging staging, int max_line, const ScanTuning &p) {
     if (staging == ScanStaging::Columns) return p.gpu_column_rows;
+    if (staging == ScanStaging::LineWalk) return p.gpu_line_walk_chunk;
     if (staging != ScanStaging::Lines) return p.gpu_chunk;
     _halide_user_assert(max_line >= 1) << "scan staging=lines needs max_line >= 1";
     return max_line;
@@ -112,9 +124,10 @@ inline int scan_staged_chunks(const ScanTuning &p, const Halide::Type &type) {
 }
 
 // Chunks per segment, the unit the carries are taken over: the staged kernel's
-// block (staging=shared); one chunk elsewhere.
+// block (staging=shared), the line walk's step; one chunk elsewhere.
 inline int scan_segment_chunks(ScanStaging staging, const ScanTuning &p, const Halide::Type &type) {
-    return staging == ScanStaging::Shared ? scan_staged_chunks(p, type) : 1;
+    const bool staged = staging == ScanStaging::Shared || staging == ScanStaging::LineWalk;
+    return staged ? scan_staged_chunks(p, type) : 1;
 }
 
 // Segments per group of the two-level carries. GPU: about sqrt(segments), so
@@ -203,9 +216,9 @@ inline void scan_total_by_warp(Halide::Func total, Halide::RVar over, Halide::Fu
 // each padded to a chunk + 1 elements so that a thread per chunk and a thread
 // per element both hit distinct banks. `chunks` is the dim that numbers the
 // block's chunks: c in a segment of one line, o for whole lines.
-inline void stage_chunks(ScanStages &s, Halide::Func f, Halide::Func consumer, Halide::Var block, Halide::Var chunks,
-                         int count, int chunk) {
-    f.compute_at(consumer, block).bound(s.i, 0, 1).bound(s.k, 0, chunk + 1).bound_extent(chunks, count);
+inline void stage_chunks(ScanStages &s, Halide::Func f, const Halide::LoopLevel &at, Halide::Var chunks, int count,
+                         int chunk) {
+    f.compute_at(at).bound(s.i, 0, 1).bound(s.k, 0, chunk + 1).bound_extent(chunks, count);
 }
 
 // Staged chunks move between global and shared memory with consecutive threads
@@ -219,6 +232,29 @@ inline void coalesce_chunks(ScanStages &s, Halide::Func staged, Halide::Var chun
         .reorder(s.i, kco, kct)
         .gpu_threads(kct)
         .unroll(kco);
+}
+
+// A segment of `threads` chunks of one line, scanned inside a block computed
+// at `at`: the input staged in shared memory (coalesced); a thread per chunk
+// scans it in registers; the chunks' carries inside the segment (the doubling
+// prefix over the scans' totals, a thread per chunk, in shared memory); the
+// scans staged again, for the output's thread per element.
+inline void schedule_segment_scans(ScanStages &s, const Halide::LoopLevel &at, int threads) {
+    using namespace Halide;
+    const int chunk = s.gpu_chunk;
+    for (Func prefix : s.in_segment_prefix) {
+        prefix.compute_at(at).bound(s.i, 0, 1).bound(s.nth, 0, threads).bound_extent(s.n, 1).gpu_threads(s.nth);
+    }
+    const Func scan_totals = s.in_segment_prefix.front();  // reads the chunks' last scans and elements
+    Func scan_input = s.tile.in({s.scan, scan_totals});
+    stage_chunks(s, scan_input, at, s.c, threads, chunk);
+    coalesce_chunks(s, scan_input, s.c, threads);
+    Func scanned = s.scan.in({s.output, scan_totals});
+    stage_chunks(s, scanned, at, s.c, threads, chunk);
+    scanned.reorder(s.i, s.k, s.c, s.o).gpu_threads(s.c).unroll(s.k);
+    s.scan.compute_at(scanned, s.c).bound(s.k, 0, chunk + 1).bound_extent(s.c, 1).unroll(s.k);
+    s.scan.update(0).unscheduled();
+    s.scan.update(1).unroll(s.step.x);
 }
 
 // GPU, inner layout, long lines (staging=shared): a block per segment of one
@@ -244,7 +280,7 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
     chunk_totals.compute_at(segment_totals, blk).bound(s.i, 0, 1).bound_extent(s.c, threads).gpu_threads(s.c);
     s.chunk_total.compute_at(chunk_totals, s.c).update().unroll(s.in_chunk.x);
     Func totals_input = s.tile.in(s.chunk_total);
-    stage_chunks(s, totals_input, segment_totals, blk, s.c, threads, chunk);
+    stage_chunks(s, totals_input, LoopLevel(segment_totals, blk), s.c, threads, chunk);
     coalesce_chunks(s, totals_input, s.c, threads);
     // The output: a thread per element of the block's segment.
     Var rb("rb"), rt("rt"), ru("ru"), rtt("rtt");
@@ -257,23 +293,38 @@ inline void schedule_scan_gpu_staged(ScanStages &s, const ScanTuning &p, const H
         .unroll(ru, 8);
     // The chunks' carries, a thread per chunk, in shared memory.
     s.chunk_carry.compute_at(s.output, blk).bound(s.i, 0, 1).bound_extent(s.c, threads).gpu_threads(s.c);
-    for (Func prefix : s.in_segment_prefix) {
-        prefix.compute_at(s.output, blk)
-            .bound(s.i, 0, 1)
-            .bound(s.nth, 0, threads)
-            .bound_extent(s.n, 1)
-            .gpu_threads(s.nth);
-    }
-    const Func scan_totals = s.in_segment_prefix.front();  // reads the chunks' last scans and elements
-    Func scan_input = s.tile.in({s.scan, scan_totals});
-    stage_chunks(s, scan_input, s.output, blk, s.c, threads, chunk);
-    coalesce_chunks(s, scan_input, s.c, threads);
-    Func scanned = s.scan.in({s.output, scan_totals});
-    stage_chunks(s, scanned, s.output, blk, s.c, threads, chunk);
-    scanned.reorder(s.i, s.k, s.c, s.o).gpu_threads(s.c).unroll(s.k);
-    s.scan.compute_at(scanned, s.c).bound(s.k, 0, chunk + 1).bound_extent(s.c, 1).unroll(s.k);
-    s.scan.update(0).unscheduled();
-    s.scan.update(1).unroll(s.step.x);
+    schedule_segment_scans(s, LoopLevel(s.output, blk), threads);
+}
+
+// GPU, inner layout, many long lines (staging=line_walk): a block per line
+// walks along it, a segment of scan_staged_chunks chunks at a time (a serial
+// loop inside the kernel), each segment scanned as the staged kernel does
+// (schedule_segment_scans) and stored a thread per element. A segment's carry
+// is the output element before it, which this block stored at the step
+// before: Halide's barriers between the stages order that load after the
+// store (allow_race_conditions lets the shared RVar map onto threads). Without
+// large_buffers (32-bit indexing), as the column walk. Chunks of
+// gpu_line_walk_chunk = 8 elements (a segment of 1024 float32): with the staged
+// kernel's 32, a thread's 33 staged loads, unrolled, took 167 registers
+// against Halide's JIT limit of 64 and spilled (H100, [16K,16K] float32: 1.24
+// ms; chunks of 16 0.76 ms, of 8 0.76 ms, int64 4% faster than 16).
+inline void schedule_scan_gpu_line_walk(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    _halide_user_assert(s.layout == Layout::Inner && target.has_feature(Target::CUDA) &&
+                        !target.has_feature(Target::LargeBuffers))
+        << "scan staging=line_walk is a CUDA kernel of the inner layout, built without large_buffers";
+    const int threads = scan_staged_chunks(p, s.type);
+    // The pure definition is undef (no code), but a host loop nest for it would
+    // make Halide require the output's host pointer.
+    s.output.gpu_blocks(s.o).gpu_threads(s.i);
+    Stage walk = s.output.update(0);
+    walk.reorder(s.i, s.walk_pass, s.walk_lane, s.walk_segment, s.o)
+        .allow_race_conditions()
+        .gpu_blocks(s.o)
+        .gpu_threads(s.walk_lane)
+        .unroll(s.walk_pass, 8);
+    walk.specialize(s.inclusive);  // no select on the carry
+    schedule_segment_scans(s, LoopLevel(s.output, s.walk_segment), threads);
 }
 
 // GPU, inner layout, short lines (staging=lines; the kernel requires a line of
@@ -303,11 +354,11 @@ inline void schedule_scan_gpu_lines(ScanStages &s, const ScanTuning &p, const Ha
         .gpu_threads(kth)
         .unroll(ku, std::min(8, chunk));
     Func line_input = s.tile.in(s.scan);
-    stage_chunks(s, line_input, s.output, blk, s.o, threads, chunk);
+    stage_chunks(s, line_input, LoopLevel(s.output, blk), s.o, threads, chunk);
     line_input.bound(s.c, 0, 1);
     coalesce_chunks(s, line_input, s.o, threads);
     Func scanned = s.scan.in(s.output);
-    stage_chunks(s, scanned, s.output, blk, s.o, threads, chunk);
+    stage_chunks(s, scanned, LoopLevel(s.output, blk), s.o, threads, chunk);
     scanned.bound(s.c, 0, 1).reorder(s.i, s.k, s.c, s.o).gpu_threads(s.o).unroll(s.k);
     s.scan.compute_at(scanned, s.o).bound(s.k, 0, chunk + 1).unroll(s.k);
     s.scan.update(0).unscheduled();
@@ -329,6 +380,10 @@ inline void schedule_scan_gpu(ScanStages &s, const ScanTuning &p, const Halide::
     using namespace Halide;
     if (s.staging == ScanStaging::Lines) {
         schedule_scan_gpu_lines(s, p, target);
+        return;
+    }
+    if (s.staging == ScanStaging::LineWalk) {
+        schedule_scan_gpu_line_walk(s, p, target);
         return;
     }
     const int threads = p.gpu_threads;

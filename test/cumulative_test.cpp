@@ -269,6 +269,24 @@ TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[
     }
 }
 
+// The innermost axis over many long lines: on CUDA these take the line walk
+// (staging=line_walk, lines of at least cuda.json's scan_line_walk_min_line
+// elements, at least scan_line_walk_min_lines of them; not float16): a block
+// per line walks segments of 1024 elements (512 for 64-bit types), carrying
+// from the element it stored last. 2500 elements are whole segments and a
+// partial last one; the 3-D shape fuses its lines over two dims. Each op scans
+// float32 inclusive and int64 exclusive or the other way round; in place, an
+// exclusive scan takes the staged kernel.
+TEST_CASE("cumulative ops along an inner axis of many long lines", "[scan][random]") {
+    std::mt19937 rng(test_seed() + 6);
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        const bool sum = type == DML_OPERATOR_CUMULATIVE_SUMMATION;
+        check_random_case(type, F32, {520, 2500}, 1, rng() % 2, /*exclusive=*/!sum, rng);
+        check_random_case(type, DML_TENSOR_DATA_TYPE_INT64, {520, 2500}, 1, rng() % 2, /*exclusive=*/sum, rng);
+        check_random_case(type, DML_TENSOR_DATA_TYPE_UINT32, {2, 260, 1100}, 2, rng() % 2, rng() % 2, rng);
+    }
+}
+
 TEST_CASE("cumulative ops validation rules", "[scan][validation]") {
     Runner runner;
     auto expect = [&](ScanCase &c, DML_OPERATOR_TYPE type, const std::string &fragment, int direction = -1) {

@@ -140,10 +140,10 @@ class Hdml:
         op = self.operator(OP_GATHER, GatherDesc(ctypes.pointer(xd), ctypes.pointer(id_), ctypes.pointer(od), dim, 1))
         return self.runner(op, [xb, ib], [ob])
 
-    def scan(self, product, x, dim, out):
+    def scan(self, product, x, dim, out, exclusive=False):
         (xd, xb), (od, ob) = self.tensor(x), self.tensor(out)
         op = self.operator(OP_CUMPROD if product else OP_CUMSUM,
-                           ScanDesc(ctypes.pointer(xd), ctypes.pointer(od), dim, 0, 0))
+                           ScanDesc(ctypes.pointer(xd), ctypes.pointer(od), dim, 0, int(exclusive)))
         return self.runner(op, [xb], [ob])
 
     def split(self, x, pieces, dim):

@@ -4,8 +4,8 @@
 // fuse where strides chain; i is a kept dim moving faster than r (scanned as
 // vectors), o the largest other kept dim, the rest loop in C++. In-place
 // execution (output aliasing input) is supported: the kernel finishes the
-// totals of a line before writing it (CUDA's column walk, inclusive scans only:
-// in place, an exclusive one takes the chunked kernel).
+// totals of a line before writing it (CUDA's walks, inclusive scans only: in
+// place, an exclusive one takes the kernel the walk stands in for).
 #include "runtime/copy_plan.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
@@ -81,9 +81,9 @@ public:
                                        outer_layout_ ? "outer" : "inner", op);
         kernel_ = on_cuda(device) && !outer_layout_ ? find_cuda_inner_kernel(key, r_.extent) : nullptr;
         if (!kernel_) HDML_RETURN_IF_FAILED(require_kernel(device, "scan", key, name, &kernel_));
-        column_walk_ = on_cuda(device) && outer_layout_ ? find_cuda_column_walk(key) : nullptr;
-        std::string kernels = column_walk_ ? column_walk_->name : kernel_->name;
-        if (column_walk_ && exclusive_) kernels += std::string(" (in place: ") + kernel_->name + ")";
+        walk_ = on_cuda(device) ? find_cuda_walk(key) : nullptr;
+        std::string kernels = walk_ ? walk_->name : kernel_->name;
+        if (walk_ && exclusive_) kernels += std::string(" (in place: ") + kernel_->name + ")";
         log_verbose(format("%s: kernel %s; i{%lld}, r{%lld x %lld}, o{%lld}, %zu C++ loop dim(s)", name,
                            kernels.c_str(), (long long)i_.extent, (long long)r_.extent, (long long)r_.in_stride,
                            (long long)o_.extent, plan_.loops.size()));
@@ -95,10 +95,10 @@ public:
         const halide_type_t type = halide_type_of_dml(inputs[0].type);
         const auto *input = static_cast<const uint8_t *>(in[0]) + base_in_ * esize;
         auto *output = static_cast<uint8_t *>(out[0]) + base_out_ * esize;
-        // The column walk reads the element before each row for an exclusive
-        // scan, which in place it has overwritten: the chunked kernel runs there.
-        const bool walk = column_walk_ && !(exclusive_ && overlap(in[0], out[0]));
-        const KernelEntry *kernel = walk ? column_walk_ : kernel_;
+        // A walk reads the element before each tile for an exclusive scan,
+        // which in place it has overwritten: kernel_ runs there.
+        const bool walk = walk_ && !(exclusive_ && overlap(in[0], out[0]));
+        const KernelEntry *kernel = walk ? walk_ : kernel_;
         return run_plan(device, plan_, input, type, output, type, kernel->name,
                         [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
                             return kernel_fn<scan_fn>(kernel)(call, in_buf, exclusive_ ? 1 : 0, out_buf);
@@ -125,16 +125,24 @@ private:
         return nullptr;
     }
 
-    // CUDA, along an outer axis: with many columns (i x o), the kernel that
-    // walks down them, a block per 32 (staging=columns: one pass over the
-    // input from memory where the chunked scan makes two), if built for the type and every
-    // buffer of a call fits its 32-bit indexing; else nullptr.
-    const KernelEntry *find_cuda_column_walk(const std::string &key) const {
+    // CUDA: a kernel that walks the lines in one pass over the input from
+    // memory, where kernel_ makes two, if one is built for the type, the shape
+    // asks for it (cuda.json's thresholds) and every buffer of a call fits its
+    // 32-bit indexing; else nullptr.
+    //  - outer axis, many columns (i x o): a block per 32 walks down them
+    //    (staging=columns; kernel_ is the chunked scan);
+    //  - inner axis, many long lines (o): a block per line walks along it
+    //    (staging=line_walk; kernel_ is the staged or the chunked kernel).
+    const KernelEntry *find_cuda_walk(const std::string &key) const {
 #if HDML_HAVE_CUDA
         const int64_t esize = element_size(inputs[0].type);
-        if (plan_.x.extent * plan_.z.extent >= HDML_CUDA_SCAN_COLUMNS_MIN_COLUMNS &&
-            fits_small_buffers({&plan_.x, &plan_.y, &plan_.z}, esize, esize)) {
+        if (!fits_small_buffers({&plan_.x, &plan_.y, &plan_.z}, esize, esize)) return nullptr;
+        if (outer_layout_ && plan_.x.extent * plan_.z.extent >= HDML_CUDA_SCAN_COLUMNS_MIN_COLUMNS) {
             return find_kernel(device, "scan", key_with_param(key, "staging=columns"));
+        }
+        if (!outer_layout_ && plan_.y.extent >= HDML_CUDA_SCAN_LINE_WALK_MIN_LINE &&
+            plan_.z.extent >= HDML_CUDA_SCAN_LINE_WALK_MIN_LINES) {
+            return find_kernel(device, "scan", key_with_param(key, "staging=line_walk"));
         }
 #endif
         (void)key;
@@ -150,8 +158,8 @@ private:
     bool exclusive_ = false, outer_layout_ = false;
     CopyPlan plan_;  // x = i (a kept dim faster than r, or unit), y = r (the scanned dim), z = o
     int64_t base_in_ = 0, base_out_ = 0;
-    const KernelEntry *kernel_ = nullptr;        // every call (the chunked scan, on CUDA's outer layout)
-    const KernelEntry *column_walk_ = nullptr;  // CUDA, outer layout: see find_cuda_column_walk
+    const KernelEntry *kernel_ = nullptr;  // every call where walk_ is null or cannot run in place
+    const KernelEntry *walk_ = nullptr;    // CUDA: see find_cuda_walk
 };
 
 // Both descs: {InputTensor, OutputTensor, Axis, AxisDirection, HasExclusive*}.
