@@ -204,6 +204,18 @@ private:
         output.dim(1).set_min(0);
     }
 
+    // A walk's carry into the rows from `start`: the running total it stored
+    // at the row before (the output element, and for an exclusive scan the
+    // input element there too, which the output left out); the identity at
+    // the line's start. (The max only bounds the load there, never used.)
+    template <typename Combine>
+    Expr total_stored_before(Func x, Var i, const Expr &start, Var o, const Expr &identity, Combine combine) {
+        const Expr before = max(start - 1, 0);
+        return select(start == 0, identity,
+                      combine(widen(output(i, before, o), identity.type()),
+                              select(exclusive == 0, identity, x(i, before, o))));
+    }
+
     // staging=line_walk (CUDA, inner layout, many long lines): the input is
     // read from memory once (2n traffic; the staged kernel reads it twice, for
     // the segment totals and then for the scans: 3n). A block takes a line,
@@ -229,10 +241,7 @@ private:
         const RVar pass = walk.x, lane = walk.y, n = walk.z;
         const Expr in_segment = pass * segment + lane, row = n * segment_rows + in_segment, nth = in_segment / chunk;
         walk.where(row < extent);
-        const Expr before_segment = max(n * segment_rows - 1, 0);
-        const Expr carry = select(n == 0, identity,
-                                  combine(widen(output(i, before_segment, o), acc_t),
-                                          select(exclusive == 0, identity, x(i, before_segment, o))));
+        const Expr carry = total_stored_before(x, i, n * segment_rows, o, identity, combine);
         const Expr in_chunk = scan(i, in_segment % chunk, n * segment + nth, o);
         // (The min only bounds the rows past the end, which `where` skips.)
         output(i, min(row, extent - 1), o) = narrow(combine(combine(carry, in_segment_carry(i, nth, n, o)), in_chunk), t);
@@ -268,10 +277,7 @@ private:
         const Expr first_chunk = walk.z * chunks, own_chunk = first_chunk + walk.y;
         const Expr row = own_chunk * chunk + walk.x;
         walk.where(row < extent);
-        const Expr tile_start = first_chunk * chunk, before_tile = max(tile_start - 1, 0);
-        Expr carry = select(tile_start == 0, identity,
-                            combine(widen(output(i, before_tile, o), acc_t),
-                                    select(exclusive == 0, identity, x(i, before_tile, o))));
+        Expr carry = total_stored_before(x, i, first_chunk * chunk, o, identity, combine);
         for (int earlier = 0; earlier + 1 < chunks; earlier++) {
             carry = combine(carry, select(earlier < walk.y, chunk_total(i, first_chunk + earlier, o), identity));
         }

@@ -75,6 +75,23 @@ class Timer:
         return statistics.median(times)
 
 
+def copy_gbps(timer, cold):
+    """The bandwidth reference: a 1 GiB device-to-device copy, bytes read and
+    written over its median time."""
+    src = torch.empty(1 << 28, dtype=torch.float32, device="cuda")
+    dst = torch.empty_like(src)
+    ms = timer.median_ms(lambda: dst.copy_(src), cold=cold)
+    return gbps(2 * nbytes(src), ms)
+
+
+def scan_values(dtype, shape):
+    """Inputs for the scan sweeps: floats near 1 (long products stay finite),
+    small integers (exact sums)."""
+    if dtype.is_floating_point:
+        return torch.rand(shape, dtype=dtype, device="cuda") * 0.02 + 0.99
+    return torch.randint(-100, 100, shape, dtype=dtype, device="cuda")
+
+
 def nbytes(*tensors):
     return sum(t.numel() * t.element_size() for t in tensors)
 
@@ -274,11 +291,7 @@ def main():
     timer = Timer(args.repeats, args.warmup)
     hdml = Hdml(args.hdml, torch) if args.hdml else None
     gpu = torch.cuda.get_device_name(0)
-    src = torch.empty(1 << 28, dtype=torch.float32, device="cuda")  # 1 GiB
-    dst = torch.empty_like(src)
-    copy_ms = timer.median_ms(lambda: dst.copy_(src), cold=False)
-    copy_gbps = gbps(2 * nbytes(src), copy_ms)
-    del src, dst
+    copy = copy_gbps(timer, cold=False)
     rows = []
     for case in cases():
         if args.only and not re.search(args.only, f"{case.op} {case.label}"):
@@ -300,7 +313,7 @@ def main():
                  if 'hdml' in row else ""), file=sys.stderr, flush=True)
         torch.cuda.empty_cache()
 
-    result = dict(gpu=gpu, torch=torch.__version__, cuda=torch.version.cuda, copy_gbps=copy_gbps, rows=rows,
+    result = dict(gpu=gpu, torch=torch.__version__, cuda=torch.version.cuda, copy_gbps=copy, rows=rows,
                   hdml=args.hdml or "not run")
     print_table(result)
     if args.json:

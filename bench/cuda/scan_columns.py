@@ -26,18 +26,11 @@ def main():
     specs = [arg.split("@") for arg in sys.argv[1:]]
     libs = [(spec[0], spec[1] if len(spec) > 1 else None, Hdml(spec[0], torch)) for spec in specs]
     timer = gb.Timer(15, 3)
-    src = torch.empty(1 << 28, device="cuda")
-    dst = torch.empty_like(src)
-    copy_ms = timer.median_ms(lambda: dst.copy_(src), cold=True)
-    print(f"{torch.cuda.get_device_name(0)}: copy 1 GiB cold {copy_ms:.3f} ms = {gb.gbps(2 * gb.nbytes(src), copy_ms):.0f} GB/s")
-    del src, dst
+    print(f"{torch.cuda.get_device_name(0)}: copy 1 GiB cold {gb.copy_gbps(timer, cold=True):.0f} GB/s")
     for dtype in (torch.float32, torch.int64):
         for columns in (1024, 2048, 4096, 8192, 16384, 32768, 131072):
             rows = (1 << 30) // dtype.itemsize // columns
-            if dtype.is_floating_point:
-                x = torch.rand(rows, columns, device="cuda") * 0.02 + 0.99
-            else:
-                x = torch.randint(-100, 100, (rows, columns), device="cuda")
+            x = gb.scan_values(dtype, (rows, columns))
             expected = torch.cumsum(x, 0)
             out = torch.empty_like(x)
             torch_ms = timer.median_ms(lambda: torch.cumsum(x, 0, out=out), cold=True)

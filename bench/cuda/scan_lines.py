@@ -39,18 +39,10 @@ def shapes(dtype):
 def main():
     hdml = Hdml(sys.argv[1], torch)
     timer = gb.Timer(15, 3)
-    src = torch.empty(GiB_ELEMENTS, device="cuda")
-    dst = torch.empty_like(src)
-    copy_ms = timer.median_ms(lambda: dst.copy_(src), cold=True)
-    print(f"{torch.cuda.get_device_name(0)}: copy 1 GiB cold {copy_ms:.3f} ms = "
-          f"{gb.gbps(2 * gb.nbytes(src), copy_ms):.0f} GB/s")
-    del src, dst
+    print(f"{torch.cuda.get_device_name(0)}: copy 1 GiB cold {gb.copy_gbps(timer, cold=True):.0f} GB/s")
     for dtype in (torch.float32, torch.int64):
         for lines, line in shapes(dtype):
-            if dtype.is_floating_point:
-                x = torch.rand(lines, line, device="cuda") * 0.02 + 0.99
-            else:
-                x = torch.randint(-100, 100, (lines, line), device="cuda")
+            x = gb.scan_values(dtype, (lines, line))
             exact = not dtype.is_floating_point
             expected = torch.cumsum(x, 1)
             out = torch.empty_like(x)
