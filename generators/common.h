@@ -5,6 +5,7 @@
 
 #include "Halide.h"
 
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -125,6 +126,23 @@ inline Halide::Expr is_nan_value(const Halide::Expr &v) {
 }
 inline Halide::Expr is_finite_value(const Halide::Expr &v) {
     return magnitude_bits(v) < infinity_bits(v.type());
+}
+
+// Natural log with IEEE 754 results where Halide 14's log (a polynomial for
+// normal positive numbers) is wrong: NaN stays NaN, x < 0 gives NaN, ±0 gives
+// -inf, +inf gives +inf, and subnormals are scaled into the normal range first.
+inline Halide::Expr log_ieee(const Halide::Expr &x) {
+    using namespace Halide;
+    const Type t = x.type(), u = UInt(t.bits());
+    auto constant = [&](double v) { return Internal::make_const(t, v); };
+    const int mantissa = t.bits() == 64 ? 52 : 23;
+    const Expr subnormal = x < constant(std::ldexp(1.0, t.bits() == 64 ? -1022 : -126));
+    const Expr scaled = select(subnormal, x * constant(std::ldexp(1.0, mantissa + 1)), x);
+    const Expr log_x = log(scaled) - select(subnormal, constant((mantissa + 1) * 0.6931471805599453), constant(0));
+    const Expr quiet_nan = reinterpret(t, infinity_bits(t) | (cast(u, 1) << (mantissa - 1)));
+    const Expr minus_infinity = reinterpret(t, infinity_bits(t) | (cast(u, 1) << (t.bits() - 1)));
+    return select(is_nan_value(x), x, x < constant(0), quiet_nan, x == constant(0), minus_infinity,
+                  is_finite_value(x), log_x, x);
 }
 
 // float16 -> float32 with vectorisable integer and float ops. (Halide 14

@@ -97,7 +97,7 @@ public:
             result = acc(i, o);
             if (t.is_float()) {
                 const Expr n = cast(acc_t, input.dim(1).extent());
-                result = select(finish == 1, result / n, finish == 2, sqrt(result), finish == 3, log(result), result);
+                result = select(finish == 1, result / n, finish == 2, sqrt(result), finish == 3, log_ieee(result), result);
             }
             reductions = {acc};
             break;

@@ -1,6 +1,7 @@
 // The C API: device creation, the operator table (generated from ops.cmake),
 // and the binding checks every operator shares.
 #include "hdml/hdml.h"
+#include "runtime/bindings.h"
 #include "runtime/cuda_device.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
@@ -35,36 +36,6 @@ const OperatorEntry *find_operator(int32_t type) {
         if (entry.type == type) return &entry;
     }
     return nullptr;
-}
-
-HRESULT check_bindings(const char *kind, uint32_t count, const HDML_BUFFER_BINDING *bindings,
-                       const std::vector<Tensor> &tensors, std::vector<void *> *pointers) {
-    if (count != tensors.size()) {
-        return invalid_arg(format("hdmlExecute: %u %s bindings were given; the operator has %zu %s tensors.", count,
-                                  kind, tensors.size(), kind));
-    }
-    if (count && !bindings) return invalid_arg(format("hdmlExecute: the %s binding array is null.", kind));
-    pointers->resize(count);
-    for (uint32_t k = 0; k < count; ++k) {
-        const Tensor &t = tensors[k];
-        const HDML_BUFFER_BINDING &b = bindings[k];
-        if (!b.Buffer) {
-            return invalid_arg(format("hdmlExecute: the binding of tensor '%s' has a null Buffer.", t.name.c_str()));
-        }
-        if (b.SizeInBytes < t.total_bytes) {
-            return invalid_arg(format("hdmlExecute: the binding of tensor '%s' has SizeInBytes %llu, smaller than its "
-                                      "TotalTensorSizeInBytes %llu.",
-                                      t.name.c_str(), (unsigned long long)b.SizeInBytes,
-                                      (unsigned long long)t.total_bytes));
-        }
-        if (b.Offset % t.offset_alignment() != 0) {
-            return invalid_arg(format("hdmlExecute: the binding of tensor '%s' has Offset %llu, which is not a "
-                                      "multiple of %u (GuaranteedBaseOffsetAlignment, or 16 when it is 0).",
-                                      t.name.c_str(), (unsigned long long)b.Offset, t.offset_alignment()));
-        }
-        (*pointers)[k] = static_cast<uint8_t *>(b.Buffer) + b.Offset;
-    }
-    return S_OK;
 }
 
 }  // namespace
@@ -158,8 +129,7 @@ HRESULT hdmlExecute(hdml_operator *op, uint32_t inputCount, const HDML_BUFFER_BI
     if (!op) return invalid_arg("hdmlExecute: the operator is null.");
     try {
         std::vector<void *> in, out;
-        HDML_RETURN_IF_FAILED(check_bindings("input", inputCount, inputs, op->inputs, &in));
-        HDML_RETURN_IF_FAILED(check_bindings("output", outputCount, outputs, op->outputs, &out));
+        HDML_RETURN_IF_FAILED(check_bindings(*op, inputCount, inputs, outputCount, outputs, &in, &out));
         return op->run(in.data(), out.data());
     } catch (const std::bad_alloc &) {
         return fail(E_OUTOFMEMORY, "hdmlExecute: out of memory.");

@@ -1,5 +1,6 @@
 #include "runtime/copy_plan.h"
 
+#include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
 
@@ -34,8 +35,9 @@ std::vector<CopyDim> fuse_copy_dims(const std::vector<CopyDim> &dims) {
         fused.push_back(d);
         while (fused.size() >= 2) {
             CopyDim &inner = fused[fused.size() - 1], &outer = fused[fused.size() - 2];
-            if (outer.in_stride != inner.in_stride * inner.extent || outer.out_stride != inner.out_stride * inner.extent ||
-                outer.extent * inner.extent > kMaxKernel) {
+            if (!equals_product(outer.in_stride, inner.in_stride, inner.extent) ||
+                !equals_product(outer.out_stride, inner.out_stride, inner.extent) ||
+                !fused_extent(outer.extent, inner.extent, kMaxKernel)) {
                 break;
             }
             CopyDim merged = inner;
@@ -56,7 +58,7 @@ CopyPlan plan_copy(const std::vector<CopyDim> &dims) {
         // them over cores (a power-of-two row length that divides it exactly).
         for (int64_t row = 1 << 16; row >= 1024; row /= 2) {
             if (plan.x.extent % row != 0) continue;
-            fused.push_back({plan.x.extent / row, plan.x.in_stride * row, plan.x.out_stride * row});
+            fused.push_back({plan.x.extent / row, must_mul(plan.x.in_stride, row), must_mul(plan.x.out_stride, row)});
             plan.x.extent = row;
             break;
         }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hdml/directml.h"
+#include "runtime/checked.h"
 #include "runtime/device.h"
 #include "runtime/halide_glue.h"
 #include "runtime/kernels.h"
@@ -48,8 +49,8 @@ HRESULT for_each_loop_offset(const std::vector<CopyDim> &loops, Fn fn) {
                 in += loops[d].in_stride, out += loops[d].out_stride;
                 break;
             }
-            in -= loops[d].in_stride * (loops[d].extent - 1);
-            out -= loops[d].out_stride * (loops[d].extent - 1);
+            in -= must_mul(loops[d].in_stride, loops[d].extent - 1);
+            out -= must_mul(loops[d].out_stride, loops[d].extent - 1);
             index[d] = 0;
         }
         if (d == (size_t)-1) return S_OK;
@@ -64,9 +65,10 @@ template <typename Launch>
 HRESULT run_plan(const hdml_device &device, const CopyPlan &plan, const void *input, halide_type_t in_type,
                  void *output, halide_type_t out_type, const char *kernel_name, Launch launch) {
     return for_each_loop_offset(plan.loops, [&](int64_t in, int64_t out) {
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(static_cast<const uint8_t *>(input)) + in * in_type.bytes(),
-                               in_type, device);
-        KernelBuffer<3> out_buf(static_cast<uint8_t *>(output) + out * out_type.bytes(), out_type, device);
+        auto *in_at = const_cast<uint8_t *>(static_cast<const uint8_t *>(input)) + must_mul<int64_t>(in, in_type.bytes());
+        KernelBuffer<3> in_buf(in_at, in_type, device);
+        KernelBuffer<3> out_buf(static_cast<uint8_t *>(output) + must_mul<int64_t>(out, out_type.bytes()), out_type,
+                                device);
         const CopyDim *dims[3] = {&plan.x, &plan.y, &plan.z};
         for (int d = 0; d < 3; ++d) {
             in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);

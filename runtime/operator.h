@@ -20,6 +20,13 @@ struct hdml_operator {
     std::vector<hdml::Tensor> inputs;
     std::vector<hdml::Tensor> outputs;
 
+    // Whether output `output` may be bound at exactly the address of input
+    // `input` (in-place execution); any other overlap is rejected (bindings.h).
+    virtual bool may_alias(size_t output, size_t input) const {
+        (void)output, (void)input;
+        return false;
+    }
+
     // Called with validated, offset-applied pointers, one per tensor.
     virtual HRESULT run(const void *const *inputs, void *const *outputs) = 0;
 };

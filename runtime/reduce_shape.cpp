@@ -1,5 +1,6 @@
 #include "runtime/reduce_shape.h"
 
+#include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
 
@@ -26,9 +27,11 @@ std::vector<ReduceDim> fuse(const std::vector<ReduceDim> &dims) {
             ReduceDim &inner = out[out.size() - 1];
             ReduceDim &outer = out[out.size() - 2];
             const bool same_role = inner.reduced == outer.reduced;
-            const bool in_chains = outer.in_stride == inner.in_stride * inner.extent;
-            const bool out_chains = inner.reduced || outer.out_stride == inner.out_stride * inner.extent;
-            if (!same_role || !in_chains || !out_chains || outer.extent * inner.extent > kMaxKernelExtent) break;
+            const bool in_chains = equals_product(outer.in_stride, inner.in_stride, inner.extent);
+            const bool out_chains = inner.reduced || equals_product(outer.out_stride, inner.out_stride, inner.extent);
+            if (!same_role || !in_chains || !out_chains || !fused_extent(outer.extent, inner.extent, kMaxKernelExtent)) {
+                break;
+            }
             ReduceDim merged = inner;
             merged.extent = outer.extent * inner.extent;
             out.pop_back();
@@ -48,7 +51,7 @@ std::vector<ReduceDim> collect(const Tensor &in, const Tensor &out, uint32_t mas
         dim.extent = in.sizes[d];
         dim.in_stride = in_strides[k];
         dim.reduced = (mask >> d) & 1;
-        dim.out_stride = dim.reduced ? 0 : out.strides[d] * out_scale;
+        dim.out_stride = dim.reduced ? 0 : must_mul<int64_t>(out.strides[d], out_scale);
         dims.push_back(dim);
     }
     return dims;
@@ -150,7 +153,7 @@ ReduceShape plan_reduce(const Tensor &in, const Tensor &out, uint32_t mask, bool
     int64_t stride = 1;
     for (uint32_t k = in.rank; k-- > 0;) {
         packed[k] = stride;
-        stride *= in.sizes[shape.pack_order[k]];
+        stride = must_mul<int64_t>(stride, in.sizes[shape.pack_order[k]]);
     }
     dims = collect(in, out, mask, shape.pack_order, packed, out_scale);
     if (!assign(fuse(dims), &shape)) {

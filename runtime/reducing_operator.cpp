@@ -1,5 +1,6 @@
 #include "runtime/reducing_operator.h"
 
+#include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/cuda_device.h"
 #include "runtime/halide_glue.h"
@@ -71,7 +72,7 @@ HRESULT ReducingOperator::plan_packing(const std::string &what) {
     for (uint32_t k = in.rank; k-- > 0;) {
         const uint32_t d = shape_.pack_order[k];
         dims[k] = CopyDim{in.sizes[d], in.strides[d], stride};
-        stride *= in.sizes[d];
+        stride = must_mul<int64_t>(stride, in.sizes[d]);
     }
     pack_plan_ = plan_copy(dims);
     return require_kernel(device, "copy", format("dtype=uint%u", element_size(in.type) * 8), what, &pack_kernel_);
@@ -181,7 +182,7 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
     const halide_type_t in_type = halide_type_of_dml(in.type);
     const halide_type_t out_type = arg_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(out.type);
     return for_each_loop_offset(loops, [&](int64_t in_off, int64_t out_off) {
-        uint8_t *in_at = const_cast<uint8_t *>(input) + in_off * in_size;
+        uint8_t *in_at = const_cast<uint8_t *>(input) + must_mul(in_off, in_size);
         const bool vector = vector_kernel_ && reinterpret_cast<uintptr_t>(in_at) % kVectorBytes == 0;
         const KernelEntry *kernel = vector ? vector_kernel_ : kernel_;
         // The vector kernel asserts every stride a multiple of its lanes (find_vector_kernel).
@@ -190,7 +191,7 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
         in_buf.set_dim(0, (int32_t)shape_.i.extent, in_stride(shape_.i));
         in_buf.set_dim(1, (int32_t)shape_.r.extent, in_stride(shape_.r));
         in_buf.set_dim(2, (int32_t)shape_.o.extent, in_stride(shape_.o));
-        uint8_t *out_at = output + out_off * out_size;
+        uint8_t *out_at = output + must_mul(out_off, out_size);
         KernelCall call(device);
         int rc;
         if (arg_) {
@@ -220,7 +221,7 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
     CudaScratch device_packed;
     if (shape_.packed) {
         const uint32_t esize = element_size(in.type);
-        const size_t bytes = in.element_count() * esize;
+        const size_t bytes = must_mul<uint64_t>(in.element_count(), esize);
         uint8_t *packed;
         if (on_cuda(device)) {
             HDML_RETURN_IF_FAILED(device_packed.allocate(device, bytes));

@@ -1,5 +1,6 @@
 #include "runtime/tensor.h"
 
+#include "runtime/checked.h"
 #include "runtime/error.h"
 
 namespace hdml {
@@ -30,8 +31,9 @@ constexpr TypeInfo kTypes[] = {
     {DML_TENSOR_DATA_TYPE_INT4, "DML_TENSOR_DATA_TYPE_INT4", "int4", 4},
 };
 
-const TypeInfo *find_type(DML_TENSOR_DATA_TYPE type) {
-    const unsigned index = static_cast<unsigned>(raw_enum(type));
+// By the enum's integer value, which callers read with raw_enum (any value a C caller passes).
+const TypeInfo *find_type(int32_t type) {
+    const unsigned index = static_cast<unsigned>(type);
     return index < sizeof(kTypes) / sizeof(kTypes[0]) ? &kTypes[index] : nullptr;
 }
 
@@ -51,11 +53,12 @@ uint64_t implied_element_span(uint32_t rank, const uint32_t *sizes, const uint32
     return last > UINT64_MAX ? UINT64_MAX : (uint64_t)last;
 }
 
+// Only called once the element count is known to fit in 32 bits.
 void packed_strides(uint32_t rank, const uint32_t *sizes, uint32_t *strides) {
-    uint64_t stride = 1;
+    uint32_t stride = 1;
     for (uint32_t d = rank; d-- > 0;) {
-        strides[d] = (uint32_t)stride;  // only used when the element count fits in 32 bits
-        stride *= sizes[d];
+        strides[d] = stride;
+        stride = must_mul(stride, sizes[d]);
     }
 }
 
@@ -64,6 +67,12 @@ uint64_t implied_bytes(uint32_t bits, uint64_t elements) {
     unsigned __int128 bytes = (total_bits + 7) / 8;
     bytes = (bytes + 3) & ~(unsigned __int128)3;
     return bytes > UINT64_MAX ? UINT64_MAX : (uint64_t)bytes;
+}
+
+// "2^64 or more", or the exact product, for messages.
+std::string elements_text(uint32_t rank, const uint32_t *sizes) {
+    uint64_t n;
+    return checked_product(sizes, rank, &n) ? std::to_string(n) : std::string("2^64 or more");
 }
 
 }  // namespace
@@ -79,23 +88,23 @@ const DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT64, DML_TENS
                                             DML_TENSOR_DATA_TYPE_UNKNOWN};
 
 uint64_t Tensor::element_count() const {
-    uint64_t n = 1;
-    for (uint32_t d = 0; d < rank; ++d) n *= sizes[d];
+    uint64_t n;
+    if (!checked_product(sizes.data(), rank, &n)) std::abort();  // read_tensor rejected such sizes
     return n;
 }
 
 uint32_t element_size(DML_TENSOR_DATA_TYPE type) {
-    const TypeInfo *info = find_type(type);
+    const TypeInfo *info = find_type(raw_enum(type));
     return info && info->bits >= 8 ? info->bits / 8 : 0;
 }
 
 std::string type_name(DML_TENSOR_DATA_TYPE type) {
-    const TypeInfo *info = find_type(type);
+    const TypeInfo *info = find_type(raw_enum(type));
     return info ? info->name : format("DML_TENSOR_DATA_TYPE(%d)", raw_enum(type));
 }
 
 const char *kernel_type_name(DML_TENSOR_DATA_TYPE type) {
-    const TypeInfo *info = find_type(type);
+    const TypeInfo *info = find_type(raw_enum(type));
     return info ? info->kernel_name : "unknown";
 }
 
@@ -110,7 +119,7 @@ HRESULT read_tensor(const DML_TENSOR_DESC *desc, const std::string &name, Tensor
     if (!buffer) return invalid_arg(format("Tensor '%s' has a null Desc; it must point to a DML_BUFFER_TENSOR_DESC.", n));
 
     const int32_t data_type = raw_enum(buffer->DataType);
-    const TypeInfo *info = data_type > 0 ? find_type((DML_TENSOR_DATA_TYPE)data_type) : nullptr;
+    const TypeInfo *info = data_type > 0 ? find_type(data_type) : nullptr;
     if (!info) {
         return invalid_arg(format("Tensor '%s' has DataType %s, which is not a valid DML_TENSOR_DATA_TYPE.", n,
                                   data_type == 0 ? "DML_TENSOR_DATA_TYPE_UNKNOWN"
@@ -142,10 +151,11 @@ HRESULT read_tensor(const DML_TENSOR_DESC *desc, const std::string &name, Tensor
         }
         t.sizes[d] = buffer->Sizes[d];
     }
-    const uint64_t elements = t.element_count();
-    if (elements > UINT32_MAX) {
-        return invalid_arg(format("Tensor '%s' has %llu elements; a buffer tensor may hold at most 2^32-1 elements.", n,
-                                  (unsigned long long)elements));
+    uint64_t elements;
+    if (!checked_product(t.sizes.data(), t.rank, &elements) || elements > UINT32_MAX) {
+        const std::string count = elements_text(t.rank, t.sizes.data());
+        return invalid_arg(format("Tensor '%s' has %s elements; a buffer tensor may hold at most 2^32-1 elements.", n,
+                                  count.c_str()));
     }
     if (buffer->Strides) {
         for (uint32_t d = 0; d < t.rank; ++d) t.strides[d] = buffer->Strides[d];
@@ -153,13 +163,18 @@ HRESULT read_tensor(const DML_TENSOR_DESC *desc, const std::string &name, Tensor
         packed_strides(t.rank, t.sizes.data(), t.strides.data());
     }
     const uint64_t minimum = implied_bytes(info->bits, implied_element_span(t.rank, t.sizes.data(), t.strides.data()));
+    if (minimum > (uint64_t)INT64_MAX) {
+        return invalid_arg(format("Tensor '%s' spans %s bytes by its Sizes, Strides and DataType; hdml addresses at "
+                                  "most 2^63-1 bytes of a tensor (no buffer can be larger).",
+                                  n, minimum == UINT64_MAX ? "2^64 or more" : std::to_string(minimum).c_str()));
+    }
     if (buffer->TotalTensorSizeInBytes < minimum) {
         return invalid_arg(format("Tensor '%s' has TotalTensorSizeInBytes %llu, smaller than the %llu bytes implied by "
                                   "its Sizes, Strides and DataType (DMLCalcBufferTensorSize).",
                                   n, (unsigned long long)buffer->TotalTensorSizeInBytes, (unsigned long long)minimum));
     }
     const uint32_t alignment = buffer->GuaranteedBaseOffsetAlignment;
-    if (alignment != 0 && (!is_power_of_two(alignment) || alignment * 8 < info->bits)) {
+    if (alignment != 0 && (!is_power_of_two(alignment) || (uint64_t)alignment * 8 < info->bits)) {
         return invalid_arg(format("Tensor '%s' has GuaranteedBaseOffsetAlignment %u; it must be 0 or a power of two "
                                   "at least as large as the element size (%u bytes).",
                                   n, alignment, info->bits < 8 ? 1 : info->bits / 8));
@@ -199,20 +214,17 @@ HRESULT require_type_in(const Tensor &t, const DML_TENSOR_DATA_TYPE *allowed, co
 extern "C" UINT64 DMLCalcBufferTensorSize(DML_TENSOR_DATA_TYPE dataType, UINT dimensionCount, const UINT *sizes,
                                           const UINT *strides) {
     using namespace hdml;
-    const uint32_t bits = [&] {
-        switch (dataType) {
-        case DML_TENSOR_DATA_TYPE_UINT4:
-        case DML_TENSOR_DATA_TYPE_INT4: return 4u;
-        default: return element_size(dataType) * 8;
-        }
-    }();
+    // The type's bits, read as an integer: a C caller may pass any value.
+    const TypeInfo *info = find_type(raw_enum(dataType));
+    const uint32_t bits = info ? info->bits : 0;
     if (bits == 0 || !sizes || dimensionCount == 0 || dimensionCount > kMaxRank) return 0;
+    // Sizes or strides whose span exceeds 2^64-1 bytes give 2^64-1 (with or
+    // without strides): a size no buffer has, where a wrapped one would look small.
     uint64_t elements;
     if (strides) {
         elements = implied_element_span(dimensionCount, sizes, strides);
-    } else {
-        elements = 1;
-        for (UINT d = 0; d < dimensionCount; ++d) elements *= sizes[d];
+    } else if (!checked_product(sizes, dimensionCount, &elements)) {
+        return UINT64_MAX;
     }
     return implied_bytes(bits, elements);
 }

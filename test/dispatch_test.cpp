@@ -269,6 +269,7 @@ TEST_CASE("malformed models fail cleanly with the JSON path and the problem", "[
     };
     const std::vector<Case> cases = {
         {"{\"resources\": {", "malformed JSON"},
+        {R"({"resources": {}, "dispatchables": {}, "commands": [], "x": 1e999})", "malformed JSON"},
         {"[1, 2]", "(model): expected an object"},
         {R"({"resources": {}, "dispatchables": {}})", "commands: required field is missing"},
         {R"({"resources": {}, "dispatchables": {}, "commands": [], "extra": 1})", "extra: unknown top-level field"},
@@ -296,6 +297,9 @@ TEST_CASE("malformed models fail cleanly with the JSON path and the problem", "[
         {desc_with("\"Function\": \"SUM\"", "\"Function\": \"SUMM\""), "dispatchables.sum.desc.Function: 'SUMM' is not a DML_REDUCE_FUNCTION"},
         {desc_with("\"Function\": \"SUM\"", "\"Function\": \"SUM\", \"Axiss\": 1"), "dispatchables.sum.desc.Axiss: unknown field of DML_REDUCE_OPERATOR_DESC"},
         {desc_with("\"Sizes\": [3]", "\"Sizes\": 3"), "dispatchables.sum.desc.InputTensor.Sizes: expected an array"},
+        // Sizes whose product wraps 2^64 (to 4): refused at creation, not a crash.
+        {desc_with("\"Sizes\": [3]", "\"Sizes\": [4, 5, 5581, 8681, 49477, 384773], \"Strides\": [0, 0, 0, 0, 0, 0]"),
+         "dispatchables.sum: hdmlCreateOperator failed (0x80070057): Tensor 'InputTensor' has 2^64 or more elements"},
         {desc_with("\"Sizes\": [3]", "\"Sizes\": [3], \"Strides\": [1, 1]"), "dispatchables.sum.desc.InputTensor.Strides: has 2 entries; Sizes has 1"},
         {desc_with("\"OutputTensor\": {\"DataType\": \"FLOAT32\"", "\"OutputTensor\": {\"DataType\": \"INT32\""),
          "dispatchables.sum: hdmlCreateOperator failed (0x80070057): Mismatched tensor data types"},
@@ -326,7 +330,8 @@ TEST_CASE("malformed models fail cleanly with the JSON path and the problem", "[
 
 TEST_CASE("arrays of bindings: SPLIT's OutputTensors must have OutputCount entries", "[dispatch][errors]") {
     const std::string model = R"({"resources": {"x": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2, 3, 4]},
-        "a": {"initialValuesDataType": "FLOAT32", "initialValues": [0, 0]}},
+        "a": {"initialValuesDataType": "FLOAT32", "initialValues": [0, 0]},
+        "b": {"initialValuesDataType": "FLOAT32", "initialValues": [0, 0, 0, 0]}},
       "dispatchables": {"split": {"type": "SPLIT", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]},
         "OutputCount": 2, "OutputTensors": [{"DataType": "FLOAT32", "Sizes": [2]}, {"Type": "DML_TENSOR_TYPE_BUFFER",
         "Desc": {"DataType": "DML_TENSOR_DATA_TYPE_FLOAT32", "Flags": "DML_TENSOR_FLAG_NONE", "DimensionCount": 1,
@@ -338,10 +343,15 @@ TEST_CASE("arrays of bindings: SPLIT's OutputTensors must have OutputCount entri
         m.replace(m.find("BINDINGS"), 8, bindings);
         return m;
     };
-    Result r = run_model(with(R"(["a", {"name": "x", "elementOffset": 0, "elementCount": 2}])"));
+    Result r = run_model(with(R"(["a", {"name": "b", "elementOffset": 0, "elementCount": 2}])"));
     INFO(r.err);
     CHECK(r.status == 0);
     CHECK(r.out == "Resource 'a': 1, 2\n");
+    // An output over the input it splits is refused by hdmlExecute's overlap rule.
+    r = run_model(with(R"(["a", {"name": "x", "elementOffset": 0, "elementCount": 2}])"));
+    CHECK(r.status == 1);
+    CHECK(r.err.find("the binding of output tensor 'OutputTensors[1]'") != std::string::npos);
+    CHECK(r.err.find("overlaps the binding of input tensor 'InputTensor'") != std::string::npos);
     r = run_model(with(R"(["a"])"));
     CHECK(r.status == 1);
     CHECK(r.err.find("commands[0].bindings.OutputTensors: has 1 bindings; the operator has 2 tensors there") != std::string::npos);

@@ -9,6 +9,7 @@ HDML_PACKAGES=(
     libbenchmark-dev:arm64               # the benchmarks, cross-built for aarch64 (Debian multiarch)
     g++-mingw-w64-x86-64                 # Windows (D3D12) cross toolchain
     nlohmann-json3-dev                   # hdml-dispatch (JSON models)
+    clang libclang-rt-14-dev             # the libFuzzer targets (tools/fuzz.sh: libFuzzer, ASan, UBSan)
 )
 
 hdml_install_packages() {

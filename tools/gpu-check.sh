@@ -9,12 +9,14 @@
 #   tools/gpu-check.sh --pack build .device-bin          # on the build machine
 #   tools/gpu-check.sh .device-bin out [--no-bench]      # on the GPU machine
 set -euo pipefail
-suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test)
+suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test special_values_test)
+# CPU-device suites worth a run on the GPU machine's many cores.
+cpu_suites=(hardening_test concurrency_test)
 
 if [[ "${1:-}" == "--pack" ]]; then
     build=$2 bin=$3
     mkdir -p "$bin"
-    for s in "${suites[@]}" validation_test dispatch_test; do cp "$build/test/$s" "$bin/"; done
+    for s in "${suites[@]}" "${cpu_suites[@]}" validation_test dispatch_test; do cp "$build/test/$s" "$bin/"; done
     cp "$build/tools/dispatch/hdml-dispatch" "$bin/"
     cp -L "$build/runtime/libhdml.so.0" "$bin/"
     cp -L "$(g++ -print-file-name=libstdc++.so.6)" "$bin/"
@@ -34,6 +36,10 @@ for s in "${suites[@]}"; do
         status=1
         tail -n 40 "$out/$s.cuda.log"
     fi
+done
+for s in "${cpu_suites[@]}"; do
+    echo "== $s (CPU device, $(nproc) cores)"
+    if "$bin/$s" > "$out/$s.log" 2>&1; then tail -n 2 "$out/$s.log"; else status=1; tail -n 40 "$out/$s.log"; fi
 done
 echo "== models/ on the CUDA device (hdml-dispatch -d cuda, output compared with .expected)"
 here=$(dirname "$0")

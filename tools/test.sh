@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # README command (2): the whole test suite.
 #  1. the x86 build (with the CUDA kernels) and its ctest suite (default ISA,
-#     forced-baseline ISA, ASan+UBSan, and the .cuda variants of the suites
-#     and models, which skip visibly on a machine without a GPU);
+#     forced-baseline ISA, ASan+UBSan, TSan for the concurrency suite, and the
+#     .cuda variants of the suites and models, which skip visibly on a machine
+#     without a GPU), then the two libFuzzer targets for 60 s each;
 #  2. the aarch64 cross build (kernels from build/'s generator) and the same
 #     ctest suite run under qemu-aarch64, hdml-dispatch's models included;
 #  3. the kernels generated for x86-64-windows-d3d12compute, and a check that
 #     every static library of x86, cuda (built into libhdml) and d3d12 exists;
-#  4. `cmake --install` and a separate consumer project built against it.
+#  4. `cmake --install`, a separate consumer project built against it, and
+#     the installed hdml-dispatch run from a moved prefix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/common.sh
@@ -21,11 +23,14 @@ grep -h "^skipped: " build/Testing/Temporary/LastTest.log | sort | uniq -c || tr
 ctest_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build/ctest.log | tail -1)
 ctest_skipped=$(grep -c "(Skipped)$" build/ctest.log || true)
 
+echo "== fuzzers, 60 s each (libFuzzer, ASan+UBSan, on build/'s CPU kernels)"
+tools/fuzz.sh 60
+
 echo "== aarch64 build and tests under qemu-aarch64"
 # (The sanitizer variants stay on x86: the C++ is the same, and ASan's shadow
 # memory under qemu-user costs far more than it finds.)
 hdml_configure_and_build build-arm -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
-    -DHDML_HOST_BUILD=build -DHDML_SANITIZERS=OFF
+    -DHDML_HOST_BUILD=build -DHDML_SANITIZERS=OFF -DHDML_TSAN=OFF
 (cd build-arm && ctest --output-on-failure -j2) | tee build-arm/ctest.log
 arm_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-arm/ctest.log | tail -1)
 
@@ -41,6 +46,10 @@ cmake -S examples/consumer -B build-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/
 cmake --build build-consumer
 ./build-consumer/consumer
 ./build-consumer/consumer_c
-# Both ctest runs plus the two checks above (kernel libraries, installed consumer).
-echo "hdml: $((ctest_total - ctest_skipped + arm_total + 2)) passed, 0 failed, $ctest_skipped skipped" \
+# The installed hdml-dispatch runs from its prefix (moved, to prove the RPATH is relative).
+rm -rf build/install-moved && cp -r build/install build/install-moved
+build/install-moved/bin/hdml-dispatch models/dml_reduce.json | tee build/installed-dispatch.log
+grep -q "Resource 'output': 6, 15, 24" build/installed-dispatch.log
+# Both ctest runs plus the three checks above (fuzzers, kernel libraries, installed consumer and hdml-dispatch).
+echo "hdml: $((ctest_total - ctest_skipped + arm_total + 3)) passed, 0 failed, $ctest_skipped skipped" \
      "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total; skipped: the .cuda suites and models without a GPU)"

@@ -15,8 +15,13 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 
 # ctest runs the aarch64 tests and tools through qemu user-mode emulation
-# (Debian qemu-user); -L points it at the cross libc's loader and libraries.
+# (Debian qemu-user). -L / takes the dynamic loader and every library from one
+# glibc, Debian multiarch's arm64 one (/lib/ld-linux-aarch64.so.1 and
+# /lib/aarch64-linux-gnu, installed with libbenchmark-dev:arm64). With -L
+# /usr/aarch64-linux-gnu the loader came from the cross sysroot but libc from
+# multiarch, two glibc builds whose private interface differs: the first
+# thread a program created hung.
 find_program(HDML_QEMU_AARCH64 qemu-aarch64)
 if (HDML_QEMU_AARCH64)
-    set(CMAKE_CROSSCOMPILING_EMULATOR "${HDML_QEMU_AARCH64};-L;/usr/aarch64-linux-gnu")
+    set(CMAKE_CROSSCOMPILING_EMULATOR "${HDML_QEMU_AARCH64};-L;/")
 endif ()

@@ -79,13 +79,22 @@ HDML_API HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st* context, struc
 HDML_API HRESULT hdmlCreateOperator(hdml_device* device, const DML_OPERATOR_DESC* desc, hdml_operator** op);
 
 /* Runs the operator. Checks the binding counts, that buffers are non-null,
- * that each range holds the tensor's TotalTensorSizeInBytes, and that offsets
- * are multiples of the tensor's GuaranteedBaseOffsetAlignment (16 if 0). */
+ * that each range holds the tensor's TotalTensorSizeInBytes, that offsets are
+ * multiples of the tensor's GuaranteedBaseOffsetAlignment (16 if 0), and that
+ * Offset + SizeInBytes is below 2^56 and does not wrap the address space from
+ * Buffer. Overlap: an output's bytes [Offset, Offset + TotalTensorSizeInBytes)
+ * may share nothing with any other binding's (as DirectML may write anywhere
+ * in an output's TotalTensorSizeInBytes); inputs may overlap each other. The
+ * one exception is in-place execution of CUMULATIVE_SUMMATION/PRODUCT: the
+ * output bound at exactly the input's address, with the same Strides. Any
+ * violation returns E_INVALIDARG before anything runs. */
 HDML_API HRESULT hdmlExecute(hdml_operator* op, uint32_t inputCount, const HDML_BUFFER_BINDING* inputs,
                              uint32_t outputCount, const HDML_BUFFER_BINDING* outputs);
 
 /* Release a device's operators before the device (and, on CUDA, after the
- * device's stream has finished their work). */
+ * device's stream has finished their work). NULL is ignored. As with a COM
+ * object's last Release, the handle is gone afterwards: releasing it again, or
+ * using it, is undefined behaviour that hdml does not detect. */
 HDML_API void hdmlReleaseOperator(hdml_operator* op);
 HDML_API void hdmlReleaseDevice(hdml_device* device);
 

@@ -6,12 +6,14 @@
 // execution (output aliasing input) is supported: the kernel finishes the
 // totals of a line before writing it (CUDA's walks, inclusive scans only: in
 // place, an exclusive one takes the kernel the walk stands in for).
+#include "runtime/checked.h"
 #include "runtime/copy_plan.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
 #include "runtime/kernels.h"
 #include "runtime/operator.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -34,13 +36,14 @@ public:
         inputs = {in};
         outputs = {out};
         exclusive_ = exclusive;
+        same_strides_ = std::equal(in.strides.begin(), in.strides.begin() + in.rank, out.strides.begin());
         // The kernel's dims input(i, r, o) are the plan's x, y, z.
         CopyDim &i_ = plan_.x, &r_ = plan_.y, &o_ = plan_.z;
         // The scanned dim, reversed for DECREASING: start at the last element, negative strides.
         r_ = CopyDim{in.sizes[axis], in.strides[axis], out.strides[axis]};
         if (reverse) {
-            base_in_ = (r_.extent - 1) * r_.in_stride;
-            base_out_ = (r_.extent - 1) * r_.out_stride;
+            base_in_ = must_mul<int64_t>(r_.extent - 1, r_.in_stride);
+            base_out_ = must_mul<int64_t>(r_.extent - 1, r_.out_stride);
             r_.in_stride = -r_.in_stride;
             r_.out_stride = -r_.out_stride;
         }
@@ -90,11 +93,14 @@ public:
         return S_OK;
     }
 
+    // In place: element k of the output replaces element k of the input.
+    bool may_alias(size_t, size_t) const override { return same_strides_; }
+
     HRESULT run(const void *const *in, void *const *out) override {
         const int64_t esize = element_size(inputs[0].type);
         const halide_type_t type = halide_type_of_dml(inputs[0].type);
-        const auto *input = static_cast<const uint8_t *>(in[0]) + base_in_ * esize;
-        auto *output = static_cast<uint8_t *>(out[0]) + base_out_ * esize;
+        const auto *input = static_cast<const uint8_t *>(in[0]) + must_mul(base_in_, esize);
+        auto *output = static_cast<uint8_t *>(out[0]) + must_mul(base_out_, esize);
         // A walk reads the element before each tile for an exclusive scan,
         // which in place it has overwritten: kernel_ runs there.
         const bool walk = walk_ && !(exclusive_ && overlap(in[0], out[0]));
@@ -155,7 +161,7 @@ private:
         return in_at < out_at + outputs[0].total_bytes && out_at < in_at + inputs[0].total_bytes;
     }
 
-    bool exclusive_ = false, outer_layout_ = false;
+    bool exclusive_ = false, outer_layout_ = false, same_strides_ = false;
     CopyPlan plan_;  // x = i (a kept dim faster than r, or unit), y = r (the scanned dim), z = o
     int64_t base_in_ = 0, base_out_ = 0;
     const KernelEntry *kernel_ = nullptr;  // every call where walk_ is null or cannot run in place

@@ -5,6 +5,7 @@
 // from the end for signed types; out-of-range ones clamp to the nearest valid
 // index), so reads never leave the input: on the host for CPU devices, by the
 // normalize_indices kernel into stream-ordered scratch for CUDA devices.
+#include "runtime/checked.h"
 #include "runtime/copy_plan.h"
 #include "runtime/cuda_device.h"
 #include "runtime/error.h"
@@ -42,10 +43,11 @@ std::vector<GatherDim> fuse(const std::vector<GatherDim> &dims) {
         out.push_back(d);
         while (out.size() >= 2) {
             GatherDim &inner = out[out.size() - 1], &outer = out[out.size() - 2];
-            const bool chains = inner.is_index == outer.is_index && outer.in_stride == inner.in_stride * inner.extent &&
-                                outer.out_stride == inner.out_stride * inner.extent &&
-                                outer.idx_stride == inner.idx_stride * inner.extent &&
-                                outer.extent * inner.extent <= kMaxKernel;
+            const bool chains = inner.is_index == outer.is_index &&
+                                equals_product(outer.in_stride, inner.in_stride, inner.extent) &&
+                                equals_product(outer.out_stride, inner.out_stride, inner.extent) &&
+                                equals_product(outer.idx_stride, inner.idx_stride, inner.extent) &&
+                                fused_extent(outer.extent, inner.extent, kMaxKernel);
             if (!chains) break;
             GatherDim merged = inner;
             merged.extent *= outer.extent;
@@ -83,7 +85,8 @@ void for_each_offset(const std::vector<GatherDim> &loops, Fn fn) {
                 break;
             }
             const int64_t back = loops[d].extent - 1;
-            in -= loops[d].in_stride * back, out -= loops[d].out_stride * back, idx -= loops[d].idx_stride * back;
+            in -= must_mul(loops[d].in_stride, back), out -= must_mul(loops[d].out_stride, back);
+            idx -= must_mul(loops[d].idx_stride, back);
             index[d] = 0;
         }
         if (d == (size_t)-1) return;
@@ -154,7 +157,7 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
     int64_t stride = 1;
     for (uint32_t d = n; d-- > n - index_dims;) {
         packed_idx[d] = stride;
-        stride *= idx.sizes[d];
+        stride = must_mul<int64_t>(stride, idx.sizes[d]);
     }
     index_count_ = (uint64_t)stride;
     std::vector<GatherDim> dims;
@@ -264,13 +267,13 @@ HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
     HRESULT hr = S_OK;
     for_each_offset(loops_, [&](int64_t in_off, int64_t out_off, int64_t idx_off) {
         if (FAILED(hr)) return;
-        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + in_off * esize, type, device);
+        KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + must_mul(in_off, esize), type, device);
         in_buf.set_dim(0, (int32_t)x_.extent, (int32_t)x_.in_stride);
         in_buf.set_dim(1, (int32_t)in.sizes[axis_], (int32_t)in.strides[axis_]);
         in_buf.set_dim(2, (int32_t)y_.extent, (int32_t)y_.in_stride);
         KernelBuffer<1> idx_buf(indices + idx_off, halide_type_t(halide_type_int, 32), device);
         idx_buf.set_dim(0, (int32_t)j_.extent, (int32_t)j_.idx_stride);
-        KernelBuffer<3> out_buf(output + out_off * esize, type, device);
+        KernelBuffer<3> out_buf(output + must_mul(out_off, esize), type, device);
         out_buf.set_dim(0, (int32_t)x_.extent, (int32_t)x_.out_stride);
         out_buf.set_dim(1, (int32_t)j_.extent, (int32_t)j_.out_stride);
         out_buf.set_dim(2, (int32_t)y_.extent, (int32_t)y_.out_stride);

@@ -1,6 +1,7 @@
 // DML_OPERATOR_SPLIT and DML_OPERATOR_JOIN: one tensor and its pieces along an
 // axis. Validation per DirectML; execution is one strided copy per piece, the
 // whole tensor's view offset along the axis (any data type: keyed by element size).
+#include "runtime/checked.h"
 #include "runtime/copy_plan.h"
 #include "runtime/error.h"
 #include "runtime/operator.h"
@@ -10,7 +11,6 @@
 namespace hdml {
 
 namespace {
-
 
 // `whole` is split into (or joined from) `pieces` along `axis`.
 class PiecesOperator : public hdml_operator {
@@ -36,7 +36,7 @@ public:
                 dims[d].out_stride = split ? piece.strides[d] : whole.strides[d];
             }
             plans_.push_back(plan_copy(dims));
-            whole_offsets_.push_back((int64_t)offset * whole.strides[axis]);
+            whole_offsets_.push_back(must_mul<int64_t>(offset, whole.strides[axis]));
             log_verbose(format("%s: piece %zu: kernel %s; %s", name, k, kernel_->name, plans_.back().describe().c_str()));
             offset += piece.sizes[axis];
         }
@@ -46,7 +46,7 @@ public:
     HRESULT run(const void *const *in, void *const *out) override {
         const uint32_t esize = element_size(outputs[0].type);
         for (size_t k = 0; k < plans_.size(); ++k) {
-            const int64_t shift = whole_offsets_[k] * esize;
+            const int64_t shift = must_mul<int64_t>(whole_offsets_[k], esize);
             const auto *src = static_cast<const uint8_t *>(split_ ? in[0] : in[k]) + (split_ ? shift : 0);
             auto *dst = static_cast<uint8_t *>(split_ ? out[k] : out[0]) + (split_ ? 0 : shift);
             HDML_RETURN_IF_FAILED(run_copy(device, kernel_, plans_[k], src, dst, esize));
@@ -65,11 +65,6 @@ private:
 HRESULT validate_pieces(const Tensor &whole, const std::vector<Tensor> &pieces, uint32_t axis, const char *name,
                         const char *count_field) {
     HDML_RETURN_IF_FAILED(require_type_in(whole, kDataMovementTypes, name));
-    if (axis >= whole.rank) {
-        return invalid_arg(format("%s: Axis %u is out of range; it must be less than the DimensionCount %u of tensor "
-                                  "'%s'.",
-                                  name, axis, whole.rank, whole.name.c_str()));
-    }
     uint64_t total = 0;
     for (const Tensor &piece : pieces) {
         HDML_RETURN_IF_FAILED(require_same_type(whole, piece));
@@ -93,9 +88,22 @@ HRESULT validate_pieces(const Tensor &whole, const std::vector<Tensor> &pieces, 
     return S_OK;
 }
 
-HRESULT read_pieces(const DML_TENSOR_DESC *descs, uint32_t count, const char *field, const char *count_field,
-                    const char *name, std::vector<Tensor> *pieces) {
+// Reads the pieces' descs once `whole` is read: each piece holds at least one
+// slice along Axis, so a count beyond the whole's size is rejected before any
+// desc past the first is read or anything is allocated for them.
+HRESULT read_pieces(const DML_TENSOR_DESC *descs, uint32_t count, const Tensor &whole, uint32_t axis,
+                    const char *field, const char *count_field, const char *name, std::vector<Tensor> *pieces) {
+    if (axis >= whole.rank) {
+        return invalid_arg(format("%s: Axis %u is out of range; it must be less than the DimensionCount %u of tensor "
+                                  "'%s'.",
+                                  name, axis, whole.rank, whole.name.c_str()));
+    }
     if (count == 0) return invalid_arg(format("%s: %s is 0; it must be greater than 0.", name, count_field));
+    if (count > whole.sizes[axis]) {
+        return invalid_arg(format("%s: %s is %u, more than the %u slices of tensor '%s' along Axis %u; each tensor "
+                                  "of %s holds at least one.",
+                                  name, count_field, count, whole.sizes[axis], whole.name.c_str(), axis, field));
+    }
     if (!descs) return invalid_arg(format("%s: %s is null but %s is %u.", name, field, count_field, count));
     pieces->resize(count);
     for (uint32_t k = 0; k < count; ++k) {
@@ -112,7 +120,8 @@ HRESULT create_split_operator(const hdml_device &device, const void *raw_desc, s
     Tensor whole;
     std::vector<Tensor> pieces;
     HDML_RETURN_IF_FAILED(read_tensor(desc.InputTensor, "InputTensor", &whole));
-    HDML_RETURN_IF_FAILED(read_pieces(desc.OutputTensors, desc.OutputCount, "OutputTensors", "OutputCount", name, &pieces));
+    HDML_RETURN_IF_FAILED(
+        read_pieces(desc.OutputTensors, desc.OutputCount, whole, desc.Axis, "OutputTensors", "OutputCount", name, &pieces));
     HDML_RETURN_IF_FAILED(validate_pieces(whole, pieces, desc.Axis, name, "OutputTensors"));
     auto op = make_operator<PiecesOperator>(device);
     HDML_RETURN_IF_FAILED(op->init(whole, pieces, desc.Axis, true, name));
@@ -125,8 +134,9 @@ HRESULT create_join_operator(const hdml_device &device, const void *raw_desc, st
     const char *name = "DML_OPERATOR_JOIN";
     Tensor whole;
     std::vector<Tensor> pieces;
-    HDML_RETURN_IF_FAILED(read_pieces(desc.InputTensors, desc.InputCount, "InputTensors", "InputCount", name, &pieces));
     HDML_RETURN_IF_FAILED(read_tensor(desc.OutputTensor, "OutputTensor", &whole));
+    HDML_RETURN_IF_FAILED(
+        read_pieces(desc.InputTensors, desc.InputCount, whole, desc.Axis, "InputTensors", "InputCount", name, &pieces));
     HDML_RETURN_IF_FAILED(validate_pieces(whole, pieces, desc.Axis, name, "InputTensors"));
     auto op = make_operator<PiecesOperator>(device);
     HDML_RETURN_IF_FAILED(op->init(whole, pieces, desc.Axis, false, name));

@@ -48,6 +48,13 @@ double read_initial_value(const Json &value, DML_TENSOR_DATA_TYPE type, const st
                                ", found " + (value.is_string() ? "\"" + value.get<std::string>() + "\"" : json_kind(value)));
 }
 
+void require_within_limit(uint64_t bytes, const LoadOptions &options, const std::string &path) {
+    if (bytes > options.max_resource_bytes) {
+        throw ModelError(path, "a resource of " + std::to_string(bytes) + " bytes exceeds the limit of " +
+                                   std::to_string(options.max_resource_bytes) + " bytes");
+    }
+}
+
 Resource read_resource(const Json &json, const std::string &path, const LoadOptions &options) {
     require_object(json, path);
     for (const char *unsupported : {"initialValuesOffsetInBytes", "resampleSize", "resampleMode"}) {
@@ -78,6 +85,7 @@ Resource read_resource(const Json &json, const std::string &path, const LoadOpti
     auto fill = [&](uint64_t count, auto value_at) {
         if (count > (1ull << 32)) throw ModelError(values_path, "more than 2^32 values");
         const uint32_t esize = element_size(r.type);
+        require_within_limit(count * esize, options, values_path);
         r.element_count = count;
         r.bytes.assign(count * esize, 0);
         for (uint64_t k = 0; k < count; ++k) store_value(r.type, value_at(k), r.bytes.data() + k * esize);
@@ -138,6 +146,7 @@ Resource read_resource(const Json &json, const std::string &path, const LoadOpti
                                                                    std::to_string(data_bytes) + " bytes of initialValues");
         }
     }
+    require_within_limit(size, options, member_path(path, "sizeInBytes"));
     r.bytes.resize(size, 0);
     return r;
 }
@@ -254,7 +263,7 @@ Model load_model_text(const std::string &text, const LoadOptions &options) {
     Json root;
     try {
         root = Json::parse(text);
-    } catch (const Json::parse_error &e) {
+    } catch (const Json::exception &e) {  // parse_error, and out_of_range for numbers such as 1e999
         throw ModelError("", std::string("malformed JSON: ") + e.what());
     }
     require_object(root, "(model)");

@@ -42,6 +42,7 @@ struct Model {
 struct LoadOptions {
     std::string input_dir;   // where relative sourcePath files are read from
     std::string output_dir;  // where relative writeFile targets go
+    uint64_t max_resource_bytes = UINT64_MAX;  // larger resources are a ModelError (the fuzzer sets one)
 };
 
 // Throws ModelError (or std::runtime_error for unreadable files).
