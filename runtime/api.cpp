@@ -1,5 +1,5 @@
 // The C API: device creation, the operator table (generated from ops.cmake),
-// and the binding checks every operator shares.
+// and execution behind the binding checks of runtime/bindings.h.
 #include "hdml/hdml.h"
 #include "runtime/bindings.h"
 #include "runtime/cuda_device.h"

@@ -247,6 +247,48 @@ const std::pair<DML_REDUCE_FUNCTION, const char *> kFunctions[] = {
     {DML_REDUCE_FUNCTION_SUM, "SUM"},         {DML_REDUCE_FUNCTION_SUM_SQUARE, "SUM_SQUARE"},
 };
 
+// Every cumulative op variant over `line_count` lines of `length` (line r is
+// rows[r % rows.size()]) along the inner and outer axes, checked element by element.
+void check_scans(DML_TENSOR_DATA_TYPE type, uint32_t line_count, uint32_t length) {
+    const std::vector<Row> rows = rows_for(type);
+    for (const Layout &layout : layouts(line_count, length)) {
+        if (layout.axes.size() != 1) continue;  // a scan runs along one axis
+        for (bool product : {false, true}) {
+            for (bool exclusive : {false, true}) {
+                for (bool reverse : {false, true}) {
+                    TestTensor in(type, layout.sizes), out(type, layout.sizes);
+                    fill(in, layout, rows, line_count, length);
+                    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{
+                        &in.desc, &out.desc, layout.axes[0],
+                        reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING, exclusive};
+                    Runner runner;
+                    REQUIRE(runner.create(product ? DML_OPERATOR_CUMULATIVE_PRODUCT : DML_OPERATOR_CUMULATIVE_SUMMATION,
+                                          &desc) == S_OK);
+                    REQUIRE(runner.execute({in.binding()}, {out.binding()}) == S_OK);
+                    for (uint32_t r = 0; r < line_count; ++r) {
+                        const Row &row = rows[r % rows.size()];
+                        const std::vector<float> v = row_values(row, length, type);
+                        float acc = product ? 1.0f : -0.0f;
+                        for (uint32_t step = 0; step < length; ++step) {
+                            const uint32_t k = reverse ? length - 1 - step : step;
+                            const float before = acc;
+                            acc = product ? acc * v[k] : acc + v[k];
+                            check_value((float)out.float_at(out.offset(layout.index(r, k))),
+                                        as_type(exclusive ? before : acc, type), false, type, [&](std::ostream &m) {
+                                            m << (product ? "CUMULATIVE_PRODUCT " : "CUMULATIVE_SUMMATION ")
+                                              << (exclusive ? "exclusive " : "") << (reverse ? "decreasing " : "")
+                                              << short_name(type) << " " << layout.name << " " << line_count
+                                              << " lines of " << length << ": " << row.name << " (line " << r
+                                              << ") at " << k;
+                                        });
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("REDUCE: special values in every function, layout and type", "[special]") {
@@ -304,52 +346,6 @@ TEST_CASE("ARGMAX/ARGMIN operators: NaN, ±0 and ties in both directions", "[spe
     }
 }
 
-
-namespace {
-
-// Every cumulative op variant over `line_count` lines of `length` (line r is
-// rows[r % rows.size()]) along the inner and outer axes, checked element by element.
-void check_scans(DML_TENSOR_DATA_TYPE type, uint32_t line_count, uint32_t length) {
-    const std::vector<Row> rows = rows_for(type);
-    for (const Layout &layout : layouts(line_count, length)) {
-        if (layout.axes.size() != 1) continue;  // a scan runs along one axis
-        for (bool product : {false, true}) {
-            for (bool exclusive : {false, true}) {
-                for (bool reverse : {false, true}) {
-                    TestTensor in(type, layout.sizes), out(type, layout.sizes);
-                    fill(in, layout, rows, line_count, length);
-                    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{
-                        &in.desc, &out.desc, layout.axes[0],
-                        reverse ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING, exclusive};
-                    Runner runner;
-                    REQUIRE(runner.create(product ? DML_OPERATOR_CUMULATIVE_PRODUCT : DML_OPERATOR_CUMULATIVE_SUMMATION,
-                                          &desc) == S_OK);
-                    REQUIRE(runner.execute({in.binding()}, {out.binding()}) == S_OK);
-                    for (uint32_t r = 0; r < line_count; ++r) {
-                        const Row &row = rows[r % rows.size()];
-                        const std::vector<float> v = row_values(row, length, type);
-                        float acc = product ? 1.0f : -0.0f;
-                        for (uint32_t step = 0; step < length; ++step) {
-                            const uint32_t k = reverse ? length - 1 - step : step;
-                            const float before = acc;
-                            acc = product ? acc * v[k] : acc + v[k];
-                            check_value((float)out.float_at(out.offset(layout.index(r, k))),
-                                        as_type(exclusive ? before : acc, type), false, type, [&](std::ostream &m) {
-                                            m << (product ? "CUMULATIVE_PRODUCT " : "CUMULATIVE_SUMMATION ")
-                                              << (exclusive ? "exclusive " : "") << (reverse ? "decreasing " : "")
-                                              << short_name(type) << " " << layout.name << " " << line_count
-                                              << " lines of " << length << ": " << row.name << " (line " << r
-                                              << ") at " << k;
-                                        });
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-}  // namespace
 
 TEST_CASE("cumulative ops: special values along inner and outer axes, both directions, exclusive too", "[special]") {
     for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
