@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <initializer_list>
 
 namespace hdml {
 
@@ -52,12 +51,6 @@ template <typename T>
 T must_mul(T a, T b) {
     T out;
     if (!checked_mul(a, b, &out)) std::abort();
-    return out;
-}
-template <typename T>
-T must_add(T a, T b) {
-    T out;
-    if (!checked_add(a, b, &out)) std::abort();
     return out;
 }
 

@@ -102,8 +102,9 @@ public:
         const auto *input = static_cast<const uint8_t *>(in[0]) + must_mul(base_in_, esize);
         auto *output = static_cast<uint8_t *>(out[0]) + must_mul(base_out_, esize);
         // A walk reads the element before each tile for an exclusive scan,
-        // which in place it has overwritten: kernel_ runs there.
-        const bool walk = walk_ && !(exclusive_ && overlap(in[0], out[0]));
+        // which in place it has overwritten: kernel_ runs there. (In place is
+        // the one overlap check_bindings lets through: the same address.)
+        const bool walk = walk_ && !(exclusive_ && in[0] == out[0]);
         const KernelEntry *kernel = walk ? walk_ : kernel_;
         return run_plan(device, plan_, input, type, output, type, kernel->name,
                         [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
@@ -153,12 +154,6 @@ private:
 #endif
         (void)key;
         return nullptr;
-    }
-
-    // Whether the input's and the output's bound ranges share a byte.
-    bool overlap(const void *in, const void *out) const {
-        const auto in_at = reinterpret_cast<uintptr_t>(in), out_at = reinterpret_cast<uintptr_t>(out);
-        return in_at < out_at + outputs[0].total_bytes && out_at < in_at + inputs[0].total_bytes;
     }
 
     bool exclusive_ = false, outer_layout_ = false, same_strides_ = false;

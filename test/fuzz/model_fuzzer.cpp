@@ -21,14 +21,10 @@ void run_dispatches(hdml_dispatch::Model &model) {
         const DML_OPERATOR_DESC op_desc = desc.desc();
         hdml_operator *op = nullptr;
         if (FAILED(hdmlCreateOperator(fuzz_cpu_device(), &op_desc, &op))) continue;
-        std::vector<HDML_BUFFER_BINDING> inputs, outputs;
-        for (size_t p = 0; p < command.bindings.size(); ++p) {
-            for (const hdml_dispatch::Binding &b : command.bindings[p]) {
-                hdml_dispatch::Resource &r = model.resources.at(b.resource);
-                (desc.bind_points()[p].output ? outputs : inputs).push_back({r.bytes.data(), b.offset, b.size});
-            }
-        }
-        hdmlExecute(op, (uint32_t)inputs.size(), inputs.data(), (uint32_t)outputs.size(), outputs.data());
+        hdml_dispatch::CommandBindings bound = hdml_dispatch::command_bindings(
+            command, desc, [&](const std::string &name) { return model.resources.at(name).bytes.data(); });
+        hdmlExecute(op, (uint32_t)bound.inputs.size(), bound.inputs.data(), (uint32_t)bound.outputs.size(),
+                    bound.outputs.data());
         hdmlReleaseOperator(op);
     }
 }

@@ -263,20 +263,15 @@ int run(const Options &o, std::ostream &out, std::ostream &err) {
         } else if (c.kind == Command::Kind::WriteFile) {
             files.emplace_back(c.file, file_contents(memory.read(c.target), c.file));
         } else {
-            const auto &points = model.dispatchables.at(c.target)->bind_points();
-            std::vector<HDML_BUFFER_BINDING> inputs, outputs;
-            for (size_t p = 0; p < points.size(); ++p) {
-                for (const Binding &b : c.bindings[p]) {
-                    HDML_BUFFER_BINDING binding{memory.binding(b.resource), b.offset, b.size};
-                    (points[p].output ? outputs : inputs).push_back(binding);
-                }
-            }
+            const CommandBindings bound = command_bindings(
+                c, *model.dispatchables.at(c.target), [&](const std::string &name) { return memory.binding(name); });
             hdml_operator *op = operators.at(c.target).get();
             std::vector<double> samples;
             for (uint64_t s = 0; s < o.warmup + o.iterations; ++s) {
                 const auto start = std::chrono::steady_clock::now();
                 for (uint64_t rep = 0; rep < o.repeat; ++rep) {
-                    hr = hdmlExecute(op, (uint32_t)inputs.size(), inputs.data(), (uint32_t)outputs.size(), outputs.data());
+                    hr = hdmlExecute(op, (uint32_t)bound.inputs.size(), bound.inputs.data(),
+                                     (uint32_t)bound.outputs.size(), bound.outputs.data());
                     if (hr != S_OK) {
                         throw ModelError(c.path, "hdmlExecute of '" + c.target + "' failed (" + hresult_text(hr) +
                                                      "): " + hdmlGetLastErrorMessage());

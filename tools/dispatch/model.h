@@ -3,6 +3,7 @@
 // loaded, before anything runs.
 #pragma once
 
+#include "hdml/hdml.h"
 #include "tools/dispatch/model_error.h"
 #include "tools/dispatch/operators.h"
 
@@ -44,6 +45,23 @@ struct LoadOptions {
     std::string output_dir;  // where relative writeFile targets go
     uint64_t max_resource_bytes = UINT64_MAX;  // larger resources are a ModelError (the fuzzer sets one)
 };
+
+// A dispatch command's bindings as hdmlExecute takes them, inputs and outputs in
+// the desc's order; `buffer_of(resource)` gives the memory a resource lives in.
+struct CommandBindings {
+    std::vector<HDML_BUFFER_BINDING> inputs, outputs;
+};
+template <typename BufferOf>
+CommandBindings command_bindings(const Command &command, const OperatorDesc &desc, BufferOf buffer_of) {
+    CommandBindings result;
+    const std::vector<BindPoint> &points = desc.bind_points();
+    for (size_t p = 0; p < points.size(); ++p) {
+        for (const Binding &b : command.bindings[p]) {
+            (points[p].output ? result.outputs : result.inputs).push_back({buffer_of(b.resource), b.offset, b.size});
+        }
+    }
+    return result;
+}
 
 // Throws ModelError (or std::runtime_error for unreadable files).
 Model load_model_text(const std::string &text, const LoadOptions &options);
