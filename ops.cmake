@@ -1,10 +1,22 @@
 # The manifest: every operator and every kernel variant hdml builds, listed once.
 # From it the build derives the Halide libraries (one per variant and platform),
-# the runtime's kernel tables, its operator table, the tests and the benchmarks.
+# the runtime's typed kernel tables (runtime/kernel_params.h), its operator
+# table, the tests and the benchmarks.
 #
-# To add an operator: its generator source in hdml_generators(), one
-# hdml_operator() block (runtime source, factory, test, benchmark) and its
-# hdml_kernel() variants below. Nothing else needs editing.
+# Adding an operator touches, besides this file:
+#  - include/hdml/directml.h: its DML_*_OPERATOR_DESC (if DirectML's header has one);
+#  - runtime/ops/<op>.cpp: the factory (validation per DirectML's page, then the
+#    shape planner of runtime/shape/ and the kernel choice); a new canonical shape
+#    goes in runtime/shape/, a family with variants gets a list in runtime/variants/;
+#  - a new kernel family: generators/<family>_generator.cpp (listed below), its
+#    schedules (schedules/<family>_schedule.h dispatching to cpu/ and gpu/ files),
+#    its numbers in schedules/params/<platform>.json, its signature in
+#    runtime/kernels.h and its name in runtime/kernel_params.h's Family; a new
+#    GeneratorParam key or value in kernel_params.h's lists and, for the kernel
+#    names, cmake/HdmlKernels.cmake's _hdml_param_spelling;
+#  - test/<op>_test.cpp (against test/reference.h), bench/<op>_bench.cpp,
+#    models/<op>.json + .expected, tools/dispatch/operators.cpp (DxDispatch's
+#    field names), test/fuzz/descriptor_fuzzer.cpp, the README's status table.
 
 hdml_generators(SOURCES
     generators/runtime_anchor_generator.cpp

@@ -80,13 +80,52 @@ function(_hdml_anchor out_var platform)
     set(${out_var} ${anchor} PARENT_SCOPE)
 endfunction()
 
+# How kernel names spell each parameter, in name order: `key=prefix`; the
+# value follows the prefix (layout=inner: inner; columns=whole: cols_whole;
+# vector_bytes=16: vb16). A key missing here is a manifest error.
+set(_hdml_param_spelling dtype= itype= layout= op= columns=cols_ rows=rows_ lane_merge=merge_ staging=staging_
+                         max_line=maxline vector_bytes=vb)
+
+# For sorted k=v parameters: the kernel name's suffix and the runtime's typed
+# KernelParams expression (a misspelt key or value fails to compile there).
+function(_hdml_kernel_params params suffix_var expression_var)
+    set(expression "KernelParams{}")
+    set(known "")
+    foreach (param IN LISTS params)
+        if (NOT param MATCHES "^([a-z_0-9]+)=([a-z_0-9]+)$")
+            message(FATAL_ERROR "hdml_kernel: parameter '${param}' is not key=value")
+        endif ()
+        set(key "${CMAKE_MATCH_1}")
+        set(value "${CMAKE_MATCH_2}")
+        set(value_of_${key} "${value}")
+        list(APPEND known "${key}")
+        if (value MATCHES "^[0-9]+$")
+            string(APPEND expression ".with(param::${key}{${value}})")
+        else ()
+            string(APPEND expression ".with(param::${key}::${value})")
+        endif ()
+    endforeach ()
+    set(suffix "")
+    foreach (spelling IN LISTS _hdml_param_spelling)
+        string(REGEX MATCH "^([a-z_]+)=(.*)$" matched "${spelling}")
+        set(key "${CMAKE_MATCH_1}")
+        if (key IN_LIST known)
+            list(APPEND suffix "${CMAKE_MATCH_2}${value_of_${key}}")
+            list(REMOVE_ITEM known "${key}")
+        endif ()
+    endforeach ()
+    if (known)
+        message(FATAL_ERROR "hdml_kernel: parameter(s) ${known} need a spelling in _hdml_param_spelling")
+    endif ()
+    list(JOIN suffix "_" suffix)
+    set(${suffix_var} "${suffix}" PARENT_SCOPE)
+    set(${expression_var} "${expression}" PARENT_SCOPE)
+endfunction()
+
 function(hdml_kernel)
     cmake_parse_arguments(ARG "SMALL_BUFFERS" "FAMILY;GENERATOR" "PARAMS;PLATFORMS" ${ARGN})
     list(SORT ARG_PARAMS)
-    list(JOIN ARG_PARAMS " " key)
-    set(values "${ARG_PARAMS}")
-    list(TRANSFORM values REPLACE "^[^=]*=" "")
-    list(JOIN values "_" suffix)
+    _hdml_kernel_params("${ARG_PARAMS}" suffix params_expression)
     set(name "hdml_${ARG_GENERATOR}_${suffix}")
     foreach (platform IN LISTS ARG_PLATFORMS)
         if (NOT platform IN_LIST HDML_PLATFORMS)
@@ -99,16 +138,22 @@ function(hdml_kernel)
         if (ARG_SMALL_BUFFERS)
             list(REMOVE_ITEM features large_buffers)
         endif ()
+        # HDML_STMT_KERNELS: Halide's lowered loop nest of matching kernels, <build>/<kernel>.stmt.
+        set(stmt "")
+        if (HDML_STMT_KERNELS AND lib MATCHES "${HDML_STMT_KERNELS}")
+            set(stmt STMT stmt_file)
+        endif ()
         add_halide_library(${lib} FROM hdml.generator
                            GENERATOR ${ARG_GENERATOR}
                            FUNCTION_NAME ${lib}
                            TARGETS ${HDML_${platform}_TARGETS}
                            FEATURES ${features}
                            USE_RUNTIME ${anchor}.runtime
-                           PARAMS ${ARG_PARAMS} ${tuning})
+                           PARAMS ${ARG_PARAMS} ${tuning}
+                           ${stmt})
         set_property(GLOBAL APPEND PROPERTY HDML_KERNELS_${platform} ${lib})
         set_property(GLOBAL APPEND PROPERTY HDML_KERNEL_ROWS_${platform}
-                     "HDML_KERNEL(${ARG_FAMILY}, \"${key}\", ${lib})")
+                     "HDML_KERNEL(${ARG_FAMILY}, ${params_expression}, ${lib})")
     endforeach ()
 endfunction()
 

@@ -6,7 +6,6 @@
 // read inside the input whatever the indices hold.
 #include "generators/common.h"
 #include "schedules/copy_schedule.h"
-#include "schedules/gather_schedule.h"
 
 namespace hdml {
 

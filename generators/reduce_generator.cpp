@@ -2,6 +2,7 @@
 // ARGMAX/ARGMIN operators. Each pipeline reduces input(i, r, o) over r into
 // output(i, o); the runtime maps any DirectML descriptor onto that shape.
 #include "generators/common.h"
+#include "generators/reduce_chunking.h"
 #include "schedules/reduce_schedule.h"
 
 namespace hdml {
@@ -17,9 +18,9 @@ enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 // included), and a vector_bytes kernel's rows. `output_i_dim` as in
 // apply_layout_contract.
 template <typename In, typename Out>
-void apply_reducing_contract(Layout layout, const ReduceTuning &tuning, In &input, Out &output, int output_i_dim = 0) {
+void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, In &input, Out &output, int output_i_dim = 0) {
     apply_layout_contract(layout, input, output, output_i_dim);
-    if (tuning.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(tuning, input.type()));
+    if (mapping.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(mapping, input.type()));
 }
 
 // What every reducing generator does once its Funcs are defined: state the
@@ -27,13 +28,13 @@ void apply_reducing_contract(Layout layout, const ReduceTuning &tuning, In &inpu
 // `word`: the first output dimension of ARGMAX/ARGMIN (see ReduceStages).
 template <typename In, typename Out>
 void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o, RDom r,
-                              Layout layout, const ReduceTuning &tuning, const Target &target,
-                              std::optional<Var> word = std::nullopt) {
-    apply_reducing_contract(layout, tuning, input, output, word ? 1 : 0);
+                              Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
+                              const Target &target, std::optional<Var> word = std::nullopt) {
+    apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     ReduceStages stages{output, reductions, input, i, o, r, layout, input.type(), input.dim(0).stride(),
                         input.dim(1).stride(), input.dim(0).extent(), input.dim(1).extent(),
                         input.dim(2).extent(), word};
-    schedule_reduce(stages, tuning, target);
+    schedule_reduce(stages, mapping, tuning, target);
 }
 
 // exp(x) for float32, lowered for the target. On CUDA, the MUFU's 2^x
@@ -58,6 +59,7 @@ public:
     GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
     ReduceTuning tuning;
+    ReduceMapping mapping;
 
     Input<Buffer<>> input{"input", 3};
     Input<int32_t> element_map{"element_map"};  // 0: x, 1: |x|, 2: x*x   (sum only)
@@ -74,7 +76,7 @@ public:
         // but for the thread-per-row kernel (vector_bytes), whose thread reads
         // its short row twice, the second time from cache: the two passes below
         // cost ~11 instructions per element where the tree's merge costs ~30.
-        if (op == ReduceOp::LogSumExp && get_target().has_gpu_feature() && tuning.vector_bytes == 0) {
+        if (op == ReduceOp::LogSumExp && get_target().has_gpu_feature() && mapping.vector_bytes == 0) {
             return generate_log_sum_exp_tree();
         }
         const Type t = halide_type_of(dtype);
@@ -148,7 +150,7 @@ public:
         }
         }
         output(i, o) = narrow(result, t);
-        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target());
+        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, mapping, tuning, get_target());
     }
 
     // LOG_SUM_EXP in one pass over the input (GPUs, where the input's second
@@ -163,7 +165,7 @@ public:
         Var i("i"), o("o"), lane("lane"), c("c"), stream_lane("stream_lane");
         const Expr extent = input.dim(1).extent();
         const ReduceTreeShape shape =
-            reduce_tree_shape(layout, input.dim(0).extent(), extent, input.dim(2).extent(), tuning);
+            reduce_tree_shape(layout, input.dim(0).extent(), extent, input.dim(2).extent(), mapping, tuning);
         const Tuple empty(reinterpret(acc_t, Expr((int32_t)0xFF800000)), cast(acc_t, 0));  // (-inf, 0): the bits of -inf
         // The merge of (m1, s1) and (m2, s2): the larger maximum stays, the
         // other sum is scaled by exp(smaller - larger). Equal maxima (±inf
@@ -217,11 +219,11 @@ public:
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
         output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
-        apply_reducing_contract(layout, tuning, input, output);
+        apply_reducing_contract(layout, mapping, input, output);
         ReduceTreeStages stages{output, lane_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, c, stream_lane,
                                 steps, lanes, stream, streams, layout, input.dim(0).extent(), input.dim(0).stride(),
                                 shape.chunks};
-        schedule_reduce_tree_gpu(stages, tuning, get_target());
+        schedule_reduce_tree_gpu(stages, mapping, tuning, get_target());
     }
 };
 
@@ -235,6 +237,7 @@ public:
     GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
     ReduceTuning tuning;
+    ReduceMapping mapping;
 
     Input<Buffer<>> input{"input", 3};
     Input<int32_t> find_min{"find_min"};      // 0: argmax, 1: argmin
@@ -282,7 +285,7 @@ public:
             reductions = {peak, where};
         }
         output(word, i, o) = select(word == 0, best_index_key ^ index_mask, cast<uint32_t>(0));
-        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, tuning, get_target(), word);
+        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, mapping, tuning, get_target(), word);
     }
 };
 

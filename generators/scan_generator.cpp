@@ -23,6 +23,7 @@
 // output is written, and reads no other chunk: so the output may alias the input
 // (the walks' inclusive scans only: see define_column_walk).
 #include "generators/common.h"
+#include "generators/scan_chunking.h"
 #include "schedules/scan_schedule.h"
 
 namespace hdml {
@@ -133,7 +134,10 @@ public:
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), tile(i, step - 1, c, o)));
         if (staging == ScanStaging::Columns) {
-            define_column_walk(x, chunk_total, scan, in_chunk, step, i, r, o, k, c, gpu_chunk, identity, combine);
+            ColumnWalk walk = define_column_walk(x, chunk_total, scan, in_chunk, step, i, r, o, k, c, gpu_chunk,
+                                                 identity, combine);
+            apply_scan_contract();
+            schedule_column_walk(walk, tuning, get_target());
             return;
         }
 
@@ -261,9 +265,9 @@ private:
     // The output holds the running total: only types that accumulate in their
     // own width take this kernel. An exclusive scan also reads the element
     // before the tile, which in place is already overwritten: there the
-    // runtime takes the chunked kernel.
+    // runtime takes the chunked kernel. Returns the stages for the schedule.
     template <typename Combine>
-    void define_column_walk(Func x, Func chunk_total, Func scan, RDom in_chunk, RDom step, Var i, Var r, Var o,
+    ColumnWalk define_column_walk(Func x, Func chunk_total, Func scan, RDom in_chunk, RDom step, Var i, Var r, Var o,
                             Var k, Var c, int chunk, const Expr &identity, Combine combine) {
         const Type t = output.type(), acc_t = identity.type();
         _halide_user_assert(layout == Layout::Outer && t.bits() == acc_t.bits())
@@ -284,9 +288,8 @@ private:
         }
         // (The min only bounds the rows past the end, which `where` skips.)
         output(i, min(row, extent - 1), o) = narrow(combine(carry, scan(i, walk.x, own_chunk, o)), t);
-        apply_scan_contract();
-        ColumnWalk stages{output, chunk_total, scan, i, o, k, c, walk.x, walk.y, walk.z, in_chunk.x, step.x, chunk, exclusive == 0};
-        schedule_scan_gpu_columns(stages, tuning, get_target());
+        return ColumnWalk{output, chunk_total, scan, i,          o,      k,     c,
+                          walk.x, walk.y,      walk.z, in_chunk.x, step.x, chunk, exclusive == 0};
     }
 };
 

@@ -5,6 +5,7 @@
 #include "runtime/cuda_device.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
+#include "runtime/kernels.h"
 #include "runtime/operator.h"
 
 #include <cstdio>
@@ -38,6 +39,18 @@ const OperatorEntry *find_operator(int32_t type) {
     return nullptr;
 }
 
+// A created device takes its platform's dispatch thresholds; if they cannot
+// be read, it is released and the error returned.
+HRESULT with_thresholds(HRESULT created, hdml_device **device) {
+    if (FAILED(created)) return created;
+    const HRESULT hr = load_thresholds(kernel_platform(**device), &(*device)->thresholds);
+    if (FAILED(hr)) {
+        hdmlReleaseDevice(*device);
+        *device = nullptr;
+    }
+    return hr;
+}
+
 }  // namespace
 
 bool verbose() {
@@ -66,7 +79,7 @@ HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE device_type, uint32_t ordinal, hdml_de
     if (type == HDML_DEVICE_TYPE_CUDA) {
 #if HDML_HAVE_CUDA
         init_halide_runtime();
-        return create_cuda_device(ordinal, device);
+        return with_thresholds(create_cuda_device(ordinal, device), device);
 #else
         return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDevice: this build of hdml has no CUDA kernels "
                                             "(configure with HDML_PLATFORMS including cuda).");
@@ -84,7 +97,7 @@ HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE device_type, uint32_t ordinal, hdml_de
     }
     init_halide_runtime();
     *device = new (std::nothrow) hdml_device;
-    return *device ? S_OK : fail(E_OUTOFMEMORY, "hdmlCreateDevice: out of memory.");
+    return with_thresholds(*device ? S_OK : fail(E_OUTOFMEMORY, "hdmlCreateDevice: out of memory."), device);
 }
 
 HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st *context, struct CUstream_st *stream, hdml_device **device) {
@@ -93,7 +106,7 @@ HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st *context, struct CUstrea
     *device = nullptr;
 #if HDML_HAVE_CUDA
     init_halide_runtime();
-    return create_cuda_device_from_context(context, stream, device);
+    return with_thresholds(create_cuda_device_from_context(context, stream, device), device);
 #else
     (void)context, (void)stream;
     return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDeviceFromCudaContext: this build of hdml has no CUDA kernels "
@@ -143,6 +156,10 @@ void hdmlReleaseOperator(hdml_operator *op) {
 void hdmlReleaseDevice(hdml_device *device) {
     if (device && on_cuda(*device)) release_cuda_device(device);
     delete device;
+}
+
+const char *hdmlGetOperatorKernels(const hdml_operator *op) {
+    return op ? op->kernel_names.c_str() : nullptr;
 }
 
 const char *hdmlGetLastErrorMessage(void) {

@@ -2,14 +2,13 @@
 
 #include "runtime/checked.h"
 #include "runtime/error.h"
+#include "runtime/shape/limits.h"
 
 #include <algorithm>
 
 namespace hdml {
 
 namespace {
-
-constexpr uint64_t kMaxBindingBytes = uint64_t(1) << 56;
 
 // One binding's tensor bytes, [begin, end) as addresses (device addresses on CUDA).
 struct Range {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hdml/hdml.h"
+#include "runtime/variants/thresholds.h"
 
 struct CUctx_st;
 struct CUstream_st;
@@ -17,6 +18,9 @@ struct hdml_device {
     CUctx_st *cuda_context = nullptr;
     CUstream_st *cuda_stream = nullptr;
     bool owns_cuda = false;
+    // What chooses between kernel variants on this device (built-in values
+    // and the HDML_DISPATCH_<PLATFORM> overlay, read at creation).
+    hdml::DispatchThresholds thresholds;
 };
 
 namespace hdml {

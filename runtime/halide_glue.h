@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <initializer_list>
 #include <string>
 
 namespace hdml {
@@ -50,23 +49,6 @@ struct KernelBuffer {
         dims[d].stride = stride;
     }
 };
-
-// Whether one kernel call over `dims` (each with extent, in_stride and
-// out_stride in elements; the input's elements of `in_bytes`, the output's of
-// `out_bytes`) suits a kernel built without large_buffers, whose 32-bit
-// indexing Halide checks at each call: every buffer's elements and its span in
-// bytes under 2^31.
-template <typename Dim>
-bool fits_small_buffers(std::initializer_list<const Dim *> dims, int64_t in_bytes, int64_t out_bytes) {
-    constexpr int64_t kLimit = int64_t(1) << 31;
-    int64_t elements = 1, in_span = 1, out_span = 1;  // spans in elements, from the first one
-    for (const Dim *d : dims) {
-        elements *= d->extent;
-        in_span += (d->extent - 1) * std::abs(d->in_stride);
-        out_span += (d->extent - 1) * std::abs(d->out_stride);
-    }
-    return elements < kLimit && in_span * in_bytes < kLimit && out_span * out_bytes < kLimit;
-}
 
 // Per-call context handed to kernels as their user_context: collects the
 // message of a Halide error raised during the call, and tells Halide's CUDA

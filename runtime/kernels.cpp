@@ -8,17 +8,14 @@
 #include "hdml/kernels_cuda.h"
 #endif
 
-#include <algorithm>
-#include <cstring>
-#include <vector>
-
 namespace hdml {
 
 namespace {
 
 // static_cast to the family's signature rejects a generated kernel whose
 // signature drifted from what the runtime calls.
-#define HDML_KERNEL(family, key, fn) {#family, key, #fn, reinterpret_cast<ErasedKernel>(static_cast<family##_fn>(&fn))},
+#define HDML_KERNEL(family, params, fn) \
+    {Family::family, params, #fn, reinterpret_cast<ErasedKernel>(static_cast<family##_fn>(&fn))},
 const KernelEntry kCpuKernels[] = {
 #include HDML_CPU_KERNELS_TABLE
 };
@@ -30,49 +27,36 @@ const KernelEntry kCudaKernels[] = {
 #undef HDML_KERNEL
 
 template <size_t N>
-const KernelEntry *find_in(const KernelEntry (&table)[N], const char *family, const std::string &key) {
+const KernelEntry *find_in(const KernelEntry (&table)[N], Family family, const KernelParams &params) {
     for (const KernelEntry &entry : table) {
-        if (std::strcmp(entry.family, family) == 0 && key == entry.key) return &entry;
+        if (entry.family == family && entry.params == params) return &entry;
     }
     return nullptr;
 }
 
 }  // namespace
 
-const KernelEntry *find_kernel(const hdml_device &device, const char *family, const std::string &key) {
+const KernelEntry *find_kernel(const hdml_device &device, Family family, const KernelParams &params) {
     if (on_cuda(device)) {
 #if HDML_HAVE_CUDA
-        return find_in(kCudaKernels, family, key);
+        return find_in(kCudaKernels, family, params);
 #else
         return nullptr;
 #endif
     }
-    return find_in(kCpuKernels, family, key);
-}
-
-std::string key_with_param(const std::string &key, const std::string &param) {
-    std::vector<std::string> params{param};
-    for (size_t at = 0; at < key.size();) {
-        const size_t end = std::min(key.find(' ', at), key.size());
-        params.push_back(key.substr(at, end - at));
-        at = end + 1;
-    }
-    std::sort(params.begin(), params.end());
-    std::string joined;
-    for (const std::string &p : params) joined += (joined.empty() ? "" : " ") + p;
-    return joined;
+    return find_in(kCpuKernels, family, params);
 }
 
 const char *kernel_platform(const hdml_device &device) {
     return on_cuda(device) ? "cuda" : HDML_CPU_PLATFORM_NAME;
 }
 
-HRESULT require_kernel(const hdml_device &device, const char *family, const std::string &key, const std::string &what,
+HRESULT require_kernel(const hdml_device &device, Family family, const KernelParams &params, const std::string &what,
                        const KernelEntry **kernel) {
-    *kernel = find_kernel(device, family, key);
+    *kernel = find_kernel(device, family, params);
     if (*kernel) return S_OK;
     return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
-                              kernel_platform(device), family, key.c_str()));
+                              kernel_platform(device), family_name(family), params.describe().c_str()));
 }
 
 }  // namespace hdml

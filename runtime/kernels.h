@@ -1,8 +1,9 @@
-// The table of generated kernels linked into this build, keyed by family and
-// by the generator parameters that made them ("dtype=float32 layout=inner op=sum").
+// The table of generated kernels linked into this build, each with its family
+// and the typed parameters ops.cmake built it with.
 #pragma once
 
 #include "hdml/directml.h"
+#include "runtime/kernel_params.h"
 
 #include <cstdint>
 #include <string>
@@ -31,26 +32,22 @@ using scan_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_
 using ErasedKernel = void (*)();
 
 struct KernelEntry {
-    const char *family;
-    const char *key;
+    Family family;
+    KernelParams params;
     const char *name;
     ErasedKernel fn;
 };
 
-// The kernel of `family` built for `key` for the device's platform (the CPU
-// platform of this build, or cuda), or nullptr when this build has none.
-const KernelEntry *find_kernel(const hdml_device &device, const char *family, const std::string &key);
-
-// A kernel key ("dtype=float32 layout=inner op=sum": the generator's
-// parameters, sorted, as ops.cmake lists them) with one more "name=value".
-std::string key_with_param(const std::string &key, const std::string &param);
+// The kernel of `family` built with exactly `params` for the device's platform
+// (the CPU platform of this build, or cuda), or nullptr when this build has none.
+const KernelEntry *find_kernel(const hdml_device &device, Family family, const KernelParams &params);
 
 // The platform name of the device's kernels, for messages ("x86", "arm", "cuda").
 const char *kernel_platform(const hdml_device &device);
 
 // find_kernel into *kernel, or E_INVALIDARG "<what>: no <platform> kernel
-// '<family>' (<key>) was built into this hdml."
-HRESULT require_kernel(const hdml_device &device, const char *family, const std::string &key, const std::string &what,
+// '<family>' (<params>) was built into this hdml."
+HRESULT require_kernel(const hdml_device &device, Family family, const KernelParams &params, const std::string &what,
                        const KernelEntry **kernel);
 
 template <typename Fn>

@@ -8,6 +8,7 @@
 #include "runtime/tensor.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 struct hdml_operator {
@@ -19,6 +20,9 @@ struct hdml_operator {
     // The tensors in binding order; hdmlExecute checks bindings against them.
     std::vector<hdml::Tensor> inputs;
     std::vector<hdml::Tensor> outputs;
+
+    // The kernels it calls, space-separated, as hdmlGetOperatorKernels reports them.
+    std::string kernel_names;
 
     // Whether output `output` may be bound at exactly the address of input
     // `input` (in-place execution); any other overlap is rejected (bindings.h).

@@ -152,7 +152,7 @@ HRESULT read_tensor(const DML_TENSOR_DESC *desc, const std::string &name, Tensor
         t.sizes[d] = buffer->Sizes[d];
     }
     uint64_t elements;
-    if (!checked_product(t.sizes.data(), t.rank, &elements) || elements > UINT32_MAX) {
+    if (!checked_product(t.sizes.data(), t.rank, &elements) || elements > kMaxTensorElements) {
         const std::string count = elements_text(t.rank, t.sizes.data());
         return invalid_arg(format("Tensor '%s' has %s elements; a buffer tensor may hold at most 2^32-1 elements.", n,
                                   count.c_str()));
@@ -163,7 +163,7 @@ HRESULT read_tensor(const DML_TENSOR_DESC *desc, const std::string &name, Tensor
         packed_strides(t.rank, t.sizes.data(), t.strides.data());
     }
     const uint64_t minimum = implied_bytes(info->bits, implied_element_span(t.rank, t.sizes.data(), t.strides.data()));
-    if (minimum > (uint64_t)INT64_MAX) {
+    if (minimum > kMaxTensorSpanBytes) {
         return invalid_arg(format("Tensor '%s' spans %s bytes by its Sizes, Strides and DataType; hdml addresses at "
                                   "most 2^63-1 bytes of a tensor (no buffer can be larger).",
                                   n, minimum == UINT64_MAX ? "2^64 or more" : std::to_string(minimum).c_str()));

@@ -2,14 +2,13 @@
 #pragma once
 
 #include "hdml/directml.h"
+#include "runtime/shape/limits.h"
 
 #include <array>
 #include <cstdint>
 #include <string>
 
 namespace hdml {
-
-constexpr uint32_t kMaxRank = 8;
 
 struct Tensor {
     std::string name;  // the desc field it came from, e.g. "InputTensor" or "OutputTensors[2]"

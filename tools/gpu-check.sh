@@ -9,7 +9,7 @@
 #   tools/gpu-check.sh --pack build .device-bin          # on the build machine
 #   tools/gpu-check.sh .device-bin out [--no-bench]      # on the GPU machine
 set -euo pipefail
-suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test special_values_test)
+suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test special_values_test kernel_choice_test)
 # CPU-device suites worth a run on the GPU machine's many cores.
 cpu_suites=(hardening_test concurrency_test)
 

@@ -14,7 +14,7 @@ GB/s counts the minimal bytes: every input element read once plus every output
 element written once (gather also counts its index bytes).
 
     python3 bench/cuda/gpu_bench.py --hdml <dir>/libhdml.so.0 [--json out.json] [--repeats 20] [--only REGEX]
-    python3 bench/cuda/gpu_bench.py --table bench/cuda/h100.json     # reprint a saved run
+    python3 bench/cuda/gpu_bench.py --table bench/results/2026-11-23-h100.json     # reprint a saved run
 """
 import argparse
 import json

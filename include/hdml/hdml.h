@@ -57,7 +57,10 @@ typedef struct HDML_BUFFER_BINDING {
 
 /* DXGI_ERROR_UNSUPPORTED when the device type is not built in or has no hardware
  * (for CUDA: no libcuda.so.1, a driver older than CUDA 11.2, or no GPU; the
- * message says which). A CUDA device runs in the GPU's primary context, on a
+ * message says which). E_INVALIDARG when HDML_DISPATCH_<PLATFORM> (e.g.
+ * HDML_DISPATCH_CUDA) names a file that cannot be read or is not a valid
+ * params file: its "dispatch" thresholds replace the built-in ones (see the
+ * README's "Dispatch thresholds"). A CUDA device runs in the GPU's primary context, on a
  * non-blocking stream of its own. */
 HDML_API HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE type, uint32_t ordinal, hdml_device** device);
 
@@ -68,7 +71,8 @@ HDML_API HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE type, uint32_t ordinal, hdml_
  * The kernels hdml loads into a context stay there until the process exits
  * (Halide's runtime caches them per context), so the context must stay alive
  * while the process uses hdml. Creating the device enqueues a 4-byte allocation
- * and memset on the stream (a zero word hdml copies from); releasing it, the free. */
+ * and memset on the stream (a zero word hdml copies from); releasing it, the free.
+ * HDML_DISPATCH_CUDA is read as by hdmlCreateDevice. */
 struct CUctx_st;
 struct CUstream_st;
 HDML_API HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st* context, struct CUstream_st* stream,
@@ -97,6 +101,15 @@ HDML_API HRESULT hdmlExecute(hdml_operator* op, uint32_t inputCount, const HDML_
  * using it, is undefined behaviour that hdml does not detect. */
 HDML_API void hdmlReleaseOperator(hdml_operator* op);
 HDML_API void hdmlReleaseDevice(hdml_device* device);
+
+/* Diagnostics: the names of the generated kernels the operator calls,
+ * space-separated, in the order it may call them (e.g. the copy that packs
+ * a strided input, then the reduction; a kernel taken only for aligned
+ * inputs or in-place exclusive scans comes after the one it stands in for).
+ * The string lives as long as the operator. NULL for a NULL operator.
+ * HDML_VERBOSE=1 logs the same choice at hdmlCreateOperator with the shape
+ * and why each earlier variant of the family's list was passed over. */
+HDML_API const char* hdmlGetOperatorKernels(const hdml_operator* op);
 
 /* Thread-local: describes the last failure on this thread ("" if none). */
 HDML_API const char* hdmlGetLastErrorMessage(void);

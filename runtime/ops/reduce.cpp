@@ -20,25 +20,25 @@ const DML_TENSOR_DATA_TYPE *const kFloatAndAllInt = kArgReduceInputTypes;
 struct FunctionInfo {
     const char *name;
     const DML_TENSOR_DATA_TYPE *input_types;
-    const char *kernel_op;  // nullptr: the arg_reduce family
+    param::op kernel_op;  // none: the arg_reduce family
     ReduceArgs args;
 };
 
 // Indexed by DML_REDUCE_FUNCTION. Six functions share the `sum` kernel through
 // its run-time element map and finishing step.
 const FunctionInfo kFunctions[] = {
-    {"DML_REDUCE_FUNCTION_ARGMAX", kFloatAndAllInt, nullptr, {}},
-    {"DML_REDUCE_FUNCTION_ARGMIN", kFloatAndAllInt, nullptr, {}},
-    {"DML_REDUCE_FUNCTION_AVERAGE", kFloat, "sum", {0, 1}},
-    {"DML_REDUCE_FUNCTION_L1", kFloatAndWideInt, "sum", {1, 0}},
-    {"DML_REDUCE_FUNCTION_L2", kFloat, "sum", {2, 2}},
-    {"DML_REDUCE_FUNCTION_LOG_SUM", kFloat, "sum", {0, 3}},
-    {"DML_REDUCE_FUNCTION_LOG_SUM_EXP", kFloat, "log_sum_exp", {}},
-    {"DML_REDUCE_FUNCTION_MAX", kFloatAndAllInt, "max", {}},
-    {"DML_REDUCE_FUNCTION_MIN", kFloatAndAllInt, "min", {}},
-    {"DML_REDUCE_FUNCTION_MULTIPLY", kFloatAndWideInt, "multiply", {}},
-    {"DML_REDUCE_FUNCTION_SUM", kFloatAndWideInt, "sum", {0, 0}},
-    {"DML_REDUCE_FUNCTION_SUM_SQUARE", kFloatAndWideInt, "sum", {2, 0}},
+    {"DML_REDUCE_FUNCTION_ARGMAX", kFloatAndAllInt, param::op::none, {}},
+    {"DML_REDUCE_FUNCTION_ARGMIN", kFloatAndAllInt, param::op::none, {}},
+    {"DML_REDUCE_FUNCTION_AVERAGE", kFloat, param::op::sum, {0, 1}},
+    {"DML_REDUCE_FUNCTION_L1", kFloatAndWideInt, param::op::sum, {1, 0}},
+    {"DML_REDUCE_FUNCTION_L2", kFloat, param::op::sum, {2, 2}},
+    {"DML_REDUCE_FUNCTION_LOG_SUM", kFloat, param::op::sum, {0, 3}},
+    {"DML_REDUCE_FUNCTION_LOG_SUM_EXP", kFloat, param::op::log_sum_exp, {}},
+    {"DML_REDUCE_FUNCTION_MAX", kFloatAndAllInt, param::op::max, {}},
+    {"DML_REDUCE_FUNCTION_MIN", kFloatAndAllInt, param::op::min, {}},
+    {"DML_REDUCE_FUNCTION_MULTIPLY", kFloatAndWideInt, param::op::multiply, {}},
+    {"DML_REDUCE_FUNCTION_SUM", kFloatAndWideInt, param::op::sum, {0, 0}},
+    {"DML_REDUCE_FUNCTION_SUM_SQUARE", kFloatAndWideInt, param::op::sum, {2, 0}},
 };
 
 }  // namespace
@@ -59,7 +59,7 @@ HRESULT create_reduce_operator(const hdml_device &device, const void *raw_desc, 
     HDML_RETURN_IF_FAILED(require_type_in(in, info.input_types, what.c_str()));
 
     auto op = make_operator<ReducingOperator>(device);
-    if (!info.kernel_op) {
+    if (info.kernel_op == param::op::none) {
         // ARGMAX/ARGMIN through REDUCE: first index among ties (INCREASING).
         HDML_RETURN_IF_FAILED(require_type_in(out, kIndexTypes, what.c_str()));
         ArgReduceArgs args;

@@ -2,9 +2,10 @@
 // axis. Validation per DirectML; execution is one strided copy per piece, the
 // whole tensor's view offset along the axis (any data type: keyed by element size).
 #include "runtime/checked.h"
-#include "runtime/copy_plan.h"
 #include "runtime/error.h"
+#include "runtime/launch.h"
 #include "runtime/operator.h"
+#include "runtime/shape/copy.h"
 
 #include <memory>
 
@@ -24,20 +25,21 @@ public:
             inputs = pieces;
             outputs = {whole};
         }
-        const std::string key = format("dtype=uint%u", element_size(whole.type) * 8);
-        HDML_RETURN_IF_FAILED(require_kernel(device, "copy", key, name, &kernel_));
+        HDML_RETURN_IF_FAILED(require_kernel(device, Family::copy, KernelParams{}.with(uint_dtype(element_size(whole.type))),
+                                             name, &kernel_));
+        kernel_names = kernel_->name;
         uint64_t offset = 0;
         for (size_t k = 0; k < pieces.size(); ++k) {
             const Tensor &piece = pieces[k];
-            std::vector<CopyDim> dims(whole.rank);
+            std::vector<Dim> dims(whole.rank);
             for (uint32_t d = 0; d < whole.rank; ++d) {
                 dims[d].extent = piece.sizes[d];
                 dims[d].in_stride = split ? whole.strides[d] : piece.strides[d];
                 dims[d].out_stride = split ? piece.strides[d] : whole.strides[d];
             }
-            plans_.push_back(plan_copy(dims));
+            shapes_.push_back(plan_copy(dims));
             whole_offsets_.push_back(must_mul<int64_t>(offset, whole.strides[axis]));
-            log_verbose(format("%s: piece %zu: kernel %s; %s", name, k, kernel_->name, plans_.back().describe().c_str()));
+            log_verbose(format("%s: piece %zu: kernel %s; %s", name, k, kernel_->name, shapes_.back().describe().c_str()));
             offset += piece.sizes[axis];
         }
         return S_OK;
@@ -45,11 +47,11 @@ public:
 
     HRESULT run(const void *const *in, void *const *out) override {
         const uint32_t esize = element_size(outputs[0].type);
-        for (size_t k = 0; k < plans_.size(); ++k) {
+        for (size_t k = 0; k < shapes_.size(); ++k) {
             const int64_t shift = must_mul<int64_t>(whole_offsets_[k], esize);
             const auto *src = static_cast<const uint8_t *>(split_ ? in[0] : in[k]) + (split_ ? shift : 0);
             auto *dst = static_cast<uint8_t *>(split_ ? out[k] : out[0]) + (split_ ? 0 : shift);
-            HDML_RETURN_IF_FAILED(run_copy(device, kernel_, plans_[k], src, dst, esize));
+            HDML_RETURN_IF_FAILED(run_copy(device, kernel_, shapes_[k], src, dst, esize));
         }
         return S_OK;
     }
@@ -57,7 +59,7 @@ public:
 private:
     bool split_ = true;
     const KernelEntry *kernel_ = nullptr;
-    std::vector<CopyPlan> plans_;
+    std::vector<CopyShape> shapes_;
     std::vector<int64_t> whole_offsets_;  // element offset of each piece inside the whole tensor
 };
 

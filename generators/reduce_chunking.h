@@ -1,0 +1,75 @@
+// How the GPU reductions cut a row or column into chunks: shared by the
+// schedules (rfactor trees) and by LOG_SUM_EXP's explicit tree, whose
+// algorithm is written over the same chunks.
+#pragma once
+
+#include "Halide.h"
+#include "generators/common.h"
+#include "schedules/reduce_params.h"
+
+namespace hdml {
+
+// `chunks` pieces of `chunk` elements per output (inner: blocks per row;
+// outer: runs per column, capped so the final merge stays short). Run-time
+// expressions of the shape, aimed at gpu_target_blocks blocks (inner) or
+// gpu_target_threads threads (outer).
+struct GpuChunking {
+    Halide::Expr chunks, chunk;
+};
+
+inline GpuChunking gpu_reduce_chunking(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
+                                       const Halide::Expr &o_extent, const ReduceTuning &p) {
+    using namespace Halide;
+    auto ceil_div = [](const Expr &a, const Expr &b) { return (a + b - 1) / b; };
+    const Expr most_row_chunks =
+        min(Expr((int)p.gpu_max_row_chunks), ceil_div(r_extent, (int)p.gpu_threads * (int)p.gpu_unroll));
+    const Expr chunks =
+        layout == Layout::Inner
+            ? clamp(ceil_div(Expr((int)p.gpu_target_blocks), o_extent), 1, most_row_chunks)
+            : clamp(ceil_div(Expr((int)p.gpu_target_threads), i_extent * o_extent), 1,
+                    min(Expr((int)p.gpu_max_chunks), r_extent));
+    return {chunks, ceil_div(r_extent, chunks)};
+}
+
+// Threads that merge one row's chunk partials in the output kernel (inner
+// layout): a warp on NVIDIA GPUs; on any GPU they meet through shared memory.
+constexpr int kMergeLanes = 32;
+
+// Whether the output kernel merges an output's chunk partials in kMergeLanes
+// lanes (inner rows; outer columns under ColumnMapping::WarpMerge) rather than
+// a thread per column.
+inline bool merges_in_lanes(Layout layout, const ReduceMapping &m) {
+    return layout == Layout::Inner || m.columns == ColumnMapping::WarpMerge;
+}
+
+// LOG_SUM_EXP's explicit tree, the same chunking as the rfactor trees': lanes
+// are a GPU block's threads (inner layout) or a thread's gpu_run_chains
+// (outer: a thread per column and chunk); merge_lanes are a warp's (inner,
+// and outer ColumnMapping::WarpMerge) or 1 (outer). RowMapping::Lanes: one
+// chunk per row, read by gpu_row_lanes lanes; ColumnMapping::Whole: one chunk
+// per column.
+struct ReduceTreeShape {
+    int lanes, merge_lanes;
+    Halide::Expr chunks, chunk;  // chunk: a multiple of lanes
+    // Whether the chunks cover the row exactly (ColumnMapping::Whole: one
+    // chunk of r_extent), so no element index runs past it.
+    bool exact = false;
+};
+
+inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
+                                         const Halide::Expr &o_extent, const ReduceMapping &m, const ReduceTuning &p) {
+    const bool inner = layout == Layout::Inner;
+    const int chains = run_chains(p);
+    if (inner && m.rows == RowMapping::Lanes) {
+        const int lanes = p.gpu_row_lanes;
+        _halide_user_assert(lanes >= 2) << "LOG_SUM_EXP's lanes kernel needs gpu_row_lanes >= 2";
+        return {lanes, 1, Halide::Expr(1), (r_extent + lanes - 1) / lanes * lanes};
+    }
+    if (!inner && m.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent, true};
+    const int lanes = inner ? (int)p.gpu_threads : chains;
+    const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
+    const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
+    return {lanes, merges_in_lanes(layout, m) ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
+}
+
+}  // namespace hdml

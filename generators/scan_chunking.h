@@ -1,0 +1,69 @@
+// How the scan generator cuts a line into chunks, segments and groups: the
+// algorithm is written over them, and the schedules map them onto threads.
+#pragma once
+
+#include "Halide.h"
+#include "generators/common.h"
+#include "schedules/scan_params.h"
+
+#include <algorithm>
+
+namespace hdml {
+
+// GPU rows per chunk: gpu_chunk, the walks' gpu_column_rows and
+// gpu_line_walk_chunk, or the lines kernel's max_line (its lines are one chunk
+// each). A constant, so a chunk's running totals fit registers.
+inline int scan_gpu_chunk(ScanStaging staging, int max_line, const ScanTuning &p) {
+    if (staging == ScanStaging::Columns) return p.gpu_column_rows;
+    if (staging == ScanStaging::LineWalk) return p.gpu_line_walk_chunk;
+    if (staging != ScanStaging::Lines) return p.gpu_chunk;
+    _halide_user_assert(max_line >= 1) << "scan staging=lines needs max_line >= 1";
+    return max_line;
+}
+
+// Whether lines are cut into chunks. CPU: the outer layout, by chunk_rows; the
+// inner layout keeps a line whole (its lines are the parallel work). GPU: both
+// layouts, in chunks a thread scans in registers, but for the lines kernel,
+// whose lines are one chunk each.
+inline bool scan_is_chunked(Layout layout, ScanStaging staging, const Halide::Target &target) {
+    return layout == Layout::Outer || (target.has_gpu_feature() && staging != ScanStaging::Lines);
+}
+
+// Rows per chunk. GPU: gpu_chunk, a constant (the lines kernel requires a line
+// to fit); rows past the line's end read clamped input and are never stored.
+// CPU: chunk_rows rows of a chunked line; a whole line otherwise.
+inline Halide::Expr scan_chunk_rows(const Halide::Expr &extent, bool chunked, int gpu_chunk, const ScanTuning &p,
+                                    const Halide::Target &target) {
+    using namespace Halide;
+    if (target.has_gpu_feature()) return Expr(gpu_chunk);
+    return chunked ? min(extent, (int)p.chunk_rows) : extent;
+}
+
+// Chunks a staged kernel's block holds in shared memory: gpu_threads, half of
+// them for 64-bit totals (the two staged buffers must fit the 48 KiB of static
+// shared memory).
+inline int scan_staged_chunks(const ScanTuning &p, const Halide::Type &type) {
+    return type.bits() > 32 ? p.gpu_threads / 2 : (int)p.gpu_threads;
+}
+
+// Chunks per segment, the unit the carries are taken over: the staged kernel's
+// block (staging=shared), the line walk's step; one chunk elsewhere.
+inline int scan_segment_chunks(ScanStaging staging, const ScanTuning &p, const Halide::Type &type) {
+    const bool staged = staging == ScanStaging::Shared || staging == ScanStaging::LineWalk;
+    return staged ? scan_staged_chunks(p, type) : 1;
+}
+
+// Segments per group of the two-level carries. GPU: about sqrt(segments), so
+// both serial passes (over groups, and inside a group) stay short on long
+// lines; the staged kernel takes at least 256 (up to the line's segments): its
+// group totals take a warp per group. CPU: one group (the carry pass is one
+// vectorised sweep per line).
+inline Halide::Expr scan_group_segments(const Halide::Expr &segments, ScanStaging staging,
+                                        const Halide::Target &target) {
+    using namespace Halide;
+    if (!target.has_gpu_feature()) return segments;
+    const Expr balanced = max(1, cast<int>(ceil(sqrt(cast<float>(segments)))));
+    return staging == ScanStaging::Shared ? min(segments, max(balanced, 256)) : balanced;
+}
+
+}  // namespace hdml

@@ -1,0 +1,61 @@
+#include "runtime/shape/dims.h"
+
+#include "runtime/checked.h"
+#include "runtime/error.h"
+#include "runtime/shape/limits.h"
+
+#include <cstdlib>
+
+namespace hdml {
+
+bool fits_kernel(const Dim &d) {
+    return d.extent <= kMaxKernelExtent && std::abs(d.in_stride) <= kMaxKernelExtent &&
+           std::abs(d.out_stride) <= kMaxKernelExtent && std::abs(d.idx_stride) <= kMaxKernelExtent;
+}
+
+std::vector<Dim> canonical_dims(const std::vector<Dim> &dims) {
+    std::vector<Dim> out;
+    for (const Dim &d : dims) {
+        if (d.extent == 1) continue;
+        out.push_back(d);
+        while (out.size() >= 2) {
+            const Dim &inner = out[out.size() - 1], &outer = out[out.size() - 2];
+            // A stride of 0 chains with 0 (reduced dims' output, kept dims' indices).
+            const bool chains = inner.role == outer.role &&
+                                equals_product(outer.in_stride, inner.in_stride, inner.extent) &&
+                                equals_product(outer.out_stride, inner.out_stride, inner.extent) &&
+                                equals_product(outer.idx_stride, inner.idx_stride, inner.extent) &&
+                                fused_extent(outer.extent, inner.extent, kMaxKernelExtent);
+            if (!chains) break;
+            Dim merged = inner;
+            merged.extent = outer.extent * inner.extent;
+            out.pop_back();
+            out.back() = merged;
+        }
+    }
+    return out;
+}
+
+void rewind_offsets(const Dim &d, Offsets *at) {
+    const int64_t back = d.extent - 1;
+    at->in -= must_mul(d.in_stride, back);
+    at->out -= must_mul(d.out_stride, back);
+    at->idx -= must_mul(d.idx_stride, back);
+}
+
+bool fits_small_buffers(std::initializer_list<const Dim *> dims, int64_t in_bytes, int64_t out_bytes) {
+    int64_t elements = 1, in_span = 1, out_span = 1;  // spans in elements, from the first one
+    for (const Dim *d : dims) {
+        elements *= d->extent;
+        in_span += (d->extent - 1) * std::abs(d->in_stride);
+        out_span += (d->extent - 1) * std::abs(d->out_stride);
+    }
+    return elements < kSmallBufferLimit && in_span * in_bytes < kSmallBufferLimit &&
+           out_span * out_bytes < kSmallBufferLimit;
+}
+
+std::string describe_dim(const Dim &d) {
+    return format("{%lld x %lld}", (long long)d.extent, (long long)d.in_stride);
+}
+
+}  // namespace hdml

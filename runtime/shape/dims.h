@@ -1,0 +1,93 @@
+// The one canonicalisation vocabulary: a tensor dim seen by every tensor of an
+// operator at once, and the steps every family's planner shares (drop size-1
+// dims, fuse neighbours whose strides chain, take the dim a kernel wants,
+// walk the dims left to C++ loops).
+#pragma once
+
+#include "hdml/directml.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace hdml {
+
+enum class Role : uint8_t {
+    kept,     // present in input and output
+    reduced,  // reductions: present in the input only (out_stride 0)
+    index,    // gather: moves through the indices (in_stride 0)
+};
+
+struct Dim {
+    int64_t extent = 1;
+    int64_t in_stride = 0;   // elements of the input
+    int64_t out_stride = 0;  // elements of the output
+    int64_t idx_stride = 0;  // elements of gather's normalised indices
+    Role role = Role::kept;
+};
+
+// Whether the dim's extent and strides fit a kernel's int32 buffer dims.
+bool fits_kernel(const Dim &d);
+
+// Drops size-1 dims and merges neighbours (outer into inner) of one role whose
+// strides chain in every tensor, up to kernel-sized extents. Dims outermost first.
+std::vector<Dim> canonical_dims(const std::vector<Dim> &dims);
+
+// Removes and returns the dim of `dims` that fits a kernel, passes `eligible`
+// and that `better` prefers over every other such dim; a unit dim if none.
+template <typename Eligible, typename Better>
+Dim take_dim(std::vector<Dim> &dims, Eligible eligible, Better better) {
+    int best = -1;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        if (!fits_kernel(dims[k]) || !eligible(dims[k])) continue;
+        if (best < 0 || better(dims[k], dims[best])) best = (int)k;
+    }
+    if (best < 0) return Dim{};
+    const Dim d = dims[best];
+    dims.erase(dims.begin() + best);
+    return d;
+}
+inline bool any_dim(const Dim &) { return true; }
+inline bool larger_extent(const Dim &a, const Dim &b) { return a.extent > b.extent; }
+
+// Element offsets into each tensor of one C++ loop iteration.
+struct Offsets {
+    int64_t in = 0, out = 0, idx = 0;
+};
+
+// Moves `at` from the last index of `d` back to its first.
+void rewind_offsets(const Dim &d, Offsets *at);
+
+// Calls fn(offsets) for every index of `loops` (an N-D odometer, outermost
+// first); stops at and returns the first failure.
+template <typename Fn>
+HRESULT for_each_offset(const std::vector<Dim> &loops, Fn fn) {
+    std::vector<int64_t> index(loops.size(), 0);
+    Offsets at;
+    while (true) {
+        const HRESULT hr = fn(at);
+        if (FAILED(hr)) return hr;
+        size_t d = loops.size();
+        while (d-- > 0) {
+            if (++index[d] < loops[d].extent) {
+                at.in += loops[d].in_stride, at.out += loops[d].out_stride, at.idx += loops[d].idx_stride;
+                break;
+            }
+            rewind_offsets(loops[d], &at);
+            index[d] = 0;
+        }
+        if (d == (size_t)-1) return S_OK;
+    }
+}
+
+// Whether one kernel call over `dims` suits a kernel built without
+// large_buffers (Halide checks its 32-bit indexing at each call): fewer than
+// 2^31 elements and a span under 2^31 bytes in the input (elements of
+// `in_bytes`) and the output (of `out_bytes`).
+bool fits_small_buffers(std::initializer_list<const Dim *> dims, int64_t in_bytes, int64_t out_bytes);
+
+// "{extent x in_stride}" for logs.
+std::string describe_dim(const Dim &d);
+
+}  // namespace hdml

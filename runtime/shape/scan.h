@@ -1,0 +1,26 @@
+// Scans (CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT) onto the scan kernel
+// input(i, r, o) -> output(i, r, o): r the axis (reversed with negative
+// strides for DECREASING), i a kept dim moving faster than r (scanned as
+// vectors), o the largest other kept dim, the rest C++ loops.
+#pragma once
+
+#include "runtime/shape/dims.h"
+#include "runtime/tensor.h"
+
+#include <string>
+#include <vector>
+
+namespace hdml {
+
+struct ScanShape {
+    bool outer_layout = false;  // i is a kept dim faster in memory than r
+    Dim i, r, o;
+    std::vector<Dim> loops;
+    int64_t base_in = 0, base_out = 0;  // element offsets of each line's first element (DECREASING: its last)
+    bool too_long = false;              // the axis's size or strides exceed a kernel dim
+    std::string describe() const;
+};
+
+ScanShape plan_scan(const Tensor &input, const Tensor &output, uint32_t axis, bool reverse);
+
+}  // namespace hdml

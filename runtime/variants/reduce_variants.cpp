@@ -1,0 +1,160 @@
+#include "runtime/variants/reduce_variants.h"
+
+#include "runtime/error.h"
+#include "runtime/variants/variant_list.h"
+
+namespace hdml {
+
+namespace {
+
+struct ReduceVariant {
+    const char *name;
+    unsigned platforms;
+    KernelParams mapping;  // added to the function's parameters
+    // The shape's short rows run as the outer kernel's columns, a thread per row.
+    bool rows_as_columns;
+    // A twin built with this vector_bytes serves calls whose input is that aligned.
+    int32_t aligned_twin_vector_bytes;
+    std::string (*refusal)(const ReduceQuery &q);
+};
+
+using P = KernelParams;
+
+std::string row_lanes(const ReduceQuery &q) {
+    const ReduceShape &s = q.shape;
+    const DispatchThresholds &t = *q.limits;
+    if (s.outer_layout) return "outer layout";
+    if (s.r.extent < t.reduce_row_lanes_min_row || s.r.extent > t.reduce_row_lanes_max_row) {
+        return format("rows of %lld, outside reduce_row_lanes_min_row..max_row [%lld, %lld]", (long long)s.r.extent,
+                      (long long)t.reduce_row_lanes_min_row, (long long)t.reduce_row_lanes_max_row);
+    }
+    if (s.o.extent < t.reduce_row_lanes_min_rows) {
+        return format("%lld rows per call, fewer than reduce_row_lanes_min_rows %lld", (long long)s.o.extent,
+                      (long long)t.reduce_row_lanes_min_rows);
+    }
+    return "";
+}
+
+// Accumulators merged through warp shuffles: at most 32 bits (not ARGMAX/ARGMIN's
+// keys), and 32-bit indexing (built without large_buffers).
+std::string shuffles(const ReduceQuery &q) {
+    if (q.arg) return "ARGMAX/ARGMIN's 64-bit keys do not shuffle";
+    if (!fits_small_buffers({&q.shape.i, &q.shape.r, &q.shape.o}, q.in_bytes, q.out_bytes)) {
+        return "a buffer of the call reaches 2^31 elements or bytes";
+    }
+    return "";
+}
+
+std::string row_lanes_shuffles(const ReduceQuery &q) {
+    const std::string why = row_lanes(q);
+    return why.empty() ? shuffles(q) : why;
+}
+
+std::string thread_per_row(const ReduceQuery &q) {
+    const ReduceShape &s = q.shape;
+    const DispatchThresholds &t = *q.limits;
+    if (s.outer_layout) return "outer layout";
+    if (s.r.extent > t.reduce_thread_per_row_max) {
+        return format("rows of %lld, longer than reduce_thread_per_row_max %lld", (long long)s.r.extent,
+                      (long long)t.reduce_thread_per_row_max);
+    }
+    if (s.o.extent < t.reduce_thread_per_row_min_rows) {
+        return format("%lld rows per call, fewer than reduce_thread_per_row_min_rows %lld", (long long)s.o.extent,
+                      (long long)t.reduce_thread_per_row_min_rows);
+    }
+    return "";
+}
+
+std::string whole_columns_of(const ReduceShape &s, const DispatchThresholds &t) {
+    if (!s.outer_layout) return "inner layout";
+    if (s.outputs_per_call() < t.reduce_whole_columns_min_outputs) {
+        return format("%lld outputs per call, fewer than reduce_whole_columns_min_outputs %lld",
+                      (long long)s.outputs_per_call(), (long long)t.reduce_whole_columns_min_outputs);
+    }
+    return "";
+}
+
+std::string warp_merge_of(const ReduceShape &s, const DispatchThresholds &t) {
+    if (!s.outer_layout) return "inner layout";
+    if (s.outputs_per_call() > t.reduce_warp_merge_max_outputs) {
+        return format("%lld outputs per call, more than reduce_warp_merge_max_outputs %lld",
+                      (long long)s.outputs_per_call(), (long long)t.reduce_warp_merge_max_outputs);
+    }
+    return "";
+}
+
+std::string rows_whole_columns(const ReduceQuery &q) {
+    const std::string why = thread_per_row(q);
+    return why.empty() ? whole_columns_of(q.shape.rows_as_columns(), *q.limits) : why;
+}
+
+std::string rows_warp_merge(const ReduceQuery &q) {
+    const std::string why = thread_per_row(q);
+    return why.empty() ? warp_merge_of(q.shape.rows_as_columns(), *q.limits) : why;
+}
+
+std::string whole_columns(const ReduceQuery &q) {
+    return whole_columns_of(q.shape, *q.limits);
+}
+
+std::string warp_merge(const ReduceQuery &q) {
+    return warp_merge_of(q.shape, *q.limits);
+}
+
+std::string inner_shuffles(const ReduceQuery &q) {
+    return q.shape.outer_layout ? "outer layout" : shuffles(q);
+}
+
+const ReduceVariant kReduceVariants[] = {
+    // CUDA, many short rows: a few lanes per row, several rows per block.
+    {"rows=lanes lane_merge=shuffles", kOnCuda, P{}.with(param::rows::lanes).with(param::lane_merge::shuffles), false, 0,
+     row_lanes_shuffles},
+    {"rows=lanes", kOnCuda, P{}.with(param::rows::lanes), false, 0, row_lanes},
+    // CUDA, many very short rows: a thread per row (the rows become columns).
+    {"thread per row, columns=whole", kOnCuda, P{}.with(param::columns::whole), true, 16, rows_whole_columns},
+    {"thread per row, columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), true, 0, rows_warp_merge},
+    {"thread per row", kOnCuda, P{}, true, 0, thread_per_row},
+    // CUDA, outer layout: many columns a thread each; few columns a warp each.
+    {"columns=whole", kOnCuda, P{}.with(param::columns::whole), false, 16, whole_columns},
+    {"columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), false, 0, warp_merge},
+    // CUDA, other inner rows: the split kernel, its lanes merging through shuffles.
+    {"lane_merge=shuffles", kOnCuda, P{}.with(param::lane_merge::shuffles), false, 0, inner_shuffles},
+    // Every shape: the plain kernel of the shape's layout.
+    {"plain", kOnAll, P{}, false, 0, serves_all<ReduceQuery>},
+};
+
+// Whether every row of `s` starts on a `vector_bytes` vector and holds whole
+// vectors (dims of one element have no stride to speak of: calls pass 0).
+bool on_vectors(const ReduceShape &s, int64_t element_bytes, int64_t vector_bytes) {
+    const int64_t lanes = vector_bytes / element_bytes;
+    auto aligned = [&](const Dim &d) { return d.extent == 1 || d.in_stride % lanes == 0; };
+    return lanes >= 2 && s.r.in_stride == 1 && s.r.extent % lanes == 0 && aligned(s.i) && aligned(s.o);
+}
+
+}  // namespace
+
+HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const KernelParams &function,
+                             const ReduceQuery &query, const std::string &what, ReduceChoice *choice) {
+    auto params_of = [&](const ReduceVariant &v) {
+        const bool outer = v.rows_as_columns || query.shape.outer_layout;
+        return function.with(outer ? param::layout::outer : param::layout::inner).with_mapping(v.mapping);
+    };
+    const int index = choose_variant(kReduceVariants, 0, device, family, query, params_of, &choice->kernel,
+                                     &choice->passed_over);
+    if (index < 0) {
+        return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
+                                  kernel_platform(device), family_name(family),
+                                  params_of(kReduceVariants[std::size(kReduceVariants) - 1]).describe().c_str()));
+    }
+    const ReduceVariant &v = kReduceVariants[index];
+    choice->variant = v.name;
+    choice->shape = v.rows_as_columns ? query.shape.rows_as_columns() : query.shape;
+    if (v.aligned_twin_vector_bytes && on_vectors(choice->shape, query.in_bytes, v.aligned_twin_vector_bytes)) {
+        choice->aligned_kernel =
+            find_kernel(device, family, params_of(v).with(param::vector_bytes{v.aligned_twin_vector_bytes}));
+        if (choice->aligned_kernel) choice->aligned_bytes = v.aligned_twin_vector_bytes;
+    }
+    return S_OK;
+}
+
+}  // namespace hdml

@@ -1,0 +1,35 @@
+// Kernel choice for the reducing families (REDUCE: reduce; ARGMAX/ARGMIN:
+// arg_reduce) over a planned ReduceShape.
+#pragma once
+
+#include "runtime/device.h"
+#include "runtime/kernels.h"
+#include "runtime/shape/reduce.h"
+
+#include <string>
+
+namespace hdml {
+
+struct ReduceQuery {
+    ReduceShape shape;  // as planned
+    const DispatchThresholds *limits = nullptr;
+    int64_t in_bytes = 0, out_bytes = 0;  // element sizes
+    bool arg = false;                     // ARGMAX/ARGMIN: 64-bit keys, which do not shuffle
+};
+
+struct ReduceChoice {
+    const KernelEntry *kernel = nullptr;
+    // Taken instead of kernel by calls whose input address is aligned_bytes-aligned; nullptr when none.
+    const KernelEntry *aligned_kernel = nullptr;
+    int64_t aligned_bytes = 0;
+    ReduceShape shape;      // what the kernel runs: the planned shape, or its rows as columns
+    std::string variant;    // the chosen list entry
+    std::string passed_over;  // earlier entries and why they did not serve
+};
+
+// `function` holds the function's parameters (dtype, and op for reduce); the
+// layout comes from the shape. E_INVALIDARG naming `what` when nothing was built.
+HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const KernelParams &function,
+                             const ReduceQuery &query, const std::string &what, ReduceChoice *choice);
+
+}  // namespace hdml

@@ -1,0 +1,116 @@
+#include "runtime/variants/scan_variants.h"
+
+#include "runtime/error.h"
+#include "runtime/variants/variant_list.h"
+
+namespace hdml {
+
+namespace {
+
+struct ScanVariant {
+    const char *name;
+    unsigned platforms;
+    KernelParams mapping;  // added to the function's parameters
+    bool walk;             // one pass that reads the element before each tile (see ScanChoice)
+    std::string (*refusal)(const ScanQuery &q);
+};
+
+using P = KernelParams;
+
+std::string small_buffers(const ScanQuery &q) {
+    const ScanShape &s = q.shape;
+    if (!fits_small_buffers({&s.i, &s.r, &s.o}, q.element_bytes, q.element_bytes)) {
+        return "a buffer of the call reaches 2^31 elements or bytes";
+    }
+    return "";
+}
+
+std::string line_walk(const ScanQuery &q) {
+    const ScanShape &s = q.shape;
+    const DispatchThresholds &t = *q.limits;
+    if (s.outer_layout) return "outer layout";
+    if (s.r.extent < t.scan_line_walk_min_line) {
+        return format("lines of %lld, shorter than scan_line_walk_min_line %lld", (long long)s.r.extent,
+                      (long long)t.scan_line_walk_min_line);
+    }
+    if (s.o.extent < t.scan_line_walk_min_lines) {
+        return format("%lld lines per call, fewer than scan_line_walk_min_lines %lld", (long long)s.o.extent,
+                      (long long)t.scan_line_walk_min_lines);
+    }
+    return small_buffers(q);
+}
+
+std::string column_walk(const ScanQuery &q) {
+    const ScanShape &s = q.shape;
+    const DispatchThresholds &t = *q.limits;
+    if (!s.outer_layout) return "inner layout";
+    if (s.i.extent * s.o.extent < t.scan_columns_min_columns) {
+        return format("%lld columns per call, fewer than scan_columns_min_columns %lld",
+                      (long long)(s.i.extent * s.o.extent), (long long)t.scan_columns_min_columns);
+    }
+    return small_buffers(q);
+}
+
+std::string staged(const ScanQuery &q) {
+    if (q.shape.outer_layout) return "outer layout";
+    if (q.shape.r.extent < q.limits->scan_staged_min_line) {
+        return format("lines of %lld, shorter than scan_staged_min_line %lld", (long long)q.shape.r.extent,
+                      (long long)q.limits->scan_staged_min_line);
+    }
+    return "";
+}
+
+// Whole lines of at most `max_line` in a thread's registers, below the staged kernel's lines.
+template <int max_line>
+std::string lines(const ScanQuery &q) {
+    if (q.shape.outer_layout) return "outer layout";
+    if (q.shape.r.extent > max_line) return format("lines of %lld, longer than %d", (long long)q.shape.r.extent, max_line);
+    if (q.shape.r.extent >= q.limits->scan_staged_min_line) return "the staged kernel takes lines this long";
+    return "";
+}
+
+const ScanVariant kScanVariants[] = {
+    // CUDA walks, one pass over the input: a block per long inner line, a block per 32 outer columns.
+    {"staging=line_walk", kOnCuda, P{}.with(param::staging::line_walk), true, line_walk},
+    {"staging=columns", kOnCuda, P{}.with(param::staging::columns), true, column_walk},
+    // CUDA, inner axis: long lines in shared-memory segments; short ones whole,
+    // in the smallest kernel that holds them.
+    {"staging=shared", kOnCuda, P{}.with(param::staging::shared), false, staged},
+    {"staging=lines max_line=4", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{4}), false, lines<4>},
+    {"staging=lines max_line=8", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{8}), false, lines<8>},
+    {"staging=lines max_line=16", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{16}), false,
+     lines<16>},
+    {"staging=lines max_line=32", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{32}), false,
+     lines<32>},
+    // Every shape: the chunked scan of the shape's layout.
+    {"plain", kOnAll, P{}, false, serves_all<ScanQuery>},
+};
+
+}  // namespace
+
+HRESULT choose_scan_kernel(const hdml_device &device, const KernelParams &function, const ScanQuery &query,
+                           const std::string &what, ScanChoice *choice) {
+    const KernelParams params =
+        function.with(query.shape.outer_layout ? param::layout::outer : param::layout::inner);
+    auto params_of = [&](const ScanVariant &v) { return params.with_mapping(v.mapping); };
+    const int index =
+        choose_variant(kScanVariants, 0, device, Family::scan, query, params_of, &choice->kernel, &choice->passed_over);
+    if (index < 0) {
+        return invalid_arg(format("%s: no %s kernel 'scan' (%s) was built into this hdml.", what.c_str(),
+                                  kernel_platform(device), params.describe().c_str()));
+    }
+    choice->variant = kScanVariants[index].name;
+    if (kScanVariants[index].walk) {
+        std::string ignored;
+        for (size_t next = index + 1; next < std::size(kScanVariants);) {
+            const int found = choose_variant(kScanVariants, next, device, Family::scan, query, params_of,
+                                             &choice->in_place_exclusive, &ignored);
+            if (found < 0 || !kScanVariants[found].walk) break;
+            choice->in_place_exclusive = nullptr;
+            next = found + 1;
+        }
+    }
+    return S_OK;
+}
+
+}  // namespace hdml

@@ -1,0 +1,31 @@
+// Kernel choice for the scan family (CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT)
+// over a planned ScanShape.
+#pragma once
+
+#include "runtime/device.h"
+#include "runtime/kernels.h"
+#include "runtime/shape/scan.h"
+
+#include <string>
+
+namespace hdml {
+
+struct ScanQuery {
+    ScanShape shape;
+    const DispatchThresholds *limits = nullptr;
+    int64_t element_bytes = 0;
+};
+
+struct ScanChoice {
+    const KernelEntry *kernel = nullptr;
+    // Set when `kernel` is a walk, which reads each tile's predecessor after
+    // writing it: in place, an exclusive scan takes this one instead.
+    const KernelEntry *in_place_exclusive = nullptr;
+    std::string variant, passed_over;
+};
+
+// `function`: dtype and op; the layout comes from the shape.
+HRESULT choose_scan_kernel(const hdml_device &device, const KernelParams &function, const ScanQuery &query,
+                           const std::string &what, ScanChoice *choice);
+
+}  // namespace hdml

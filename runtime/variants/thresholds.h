@@ -1,0 +1,43 @@
+// The run-time numbers that choose between kernel variants. The built-in
+// values are the "dispatch" object of schedules/params/<platform>.json, baked
+// in at build time; HDML_DISPATCH_<PLATFORM> (e.g. HDML_DISPATCH_CUDA) may name
+// a JSON file in the same format (a tuned overlay) whose "dispatch" entries
+// replace them when a device is created, so a retune needs no rebuild.
+#pragma once
+
+#include "hdml/directml.h"
+
+#include <cstdint>
+#include <string>
+
+namespace hdml {
+
+#define HDML_DISPATCH_THRESHOLDS(X)                                                                             \
+    X(reduce_row_lanes_min_row)         /* CUDA: shortest row the lanes variant takes */                        \
+    X(reduce_row_lanes_max_row)         /* ... and longest */                                                   \
+    X(reduce_row_lanes_min_rows)        /* ... fewest rows per call */                                          \
+    X(reduce_thread_per_row_max)        /* CUDA: longest row reduced by a thread of the outer kernel */         \
+    X(reduce_thread_per_row_min_rows)   /* ... fewest rows per call */                                          \
+    X(reduce_whole_columns_min_outputs) /* CUDA: fewest columns (outputs) per call for whole columns */         \
+    X(reduce_warp_merge_max_outputs)    /* CUDA: most columns per call for warp merge */                        \
+    X(scan_staged_min_line)             /* CUDA: shortest inner line staged in shared-memory segments */        \
+    X(scan_columns_min_columns)         /* CUDA: fewest columns per call for the column walk */                 \
+    X(scan_line_walk_min_line)          /* CUDA: shortest inner line for the line walk */                       \
+    X(scan_line_walk_min_lines)         /* ... fewest lines per call */
+
+struct DispatchThresholds {
+#define HDML_FIELD(name) int64_t name = -1;  // -1: not set for this platform
+    HDML_DISPATCH_THRESHOLDS(HDML_FIELD)
+#undef HDML_FIELD
+};
+
+// The thresholds for devices of `platform` ("x86", "arm", "cuda"): the
+// built-in values, overlaid by the file HDML_DISPATCH_<PLATFORM> names.
+// E_INVALIDARG with a message for an unreadable file, malformed JSON, an
+// unknown name or a value that is not an integer >= 0.
+HRESULT load_thresholds(const char *platform, DispatchThresholds *thresholds);
+
+// Overlays the "dispatch" object of the JSON text `json` (from `origin`, for messages).
+HRESULT overlay_thresholds(const std::string &json, const std::string &origin, DispatchThresholds *thresholds);
+
+}  // namespace hdml

@@ -1,0 +1,73 @@
+// CPU schedule of the reducing family (Reduce, ArgReduce).
+#pragma once
+
+#include "Halide.h"
+#include "schedules/reduce_params.h"
+#include "schedules/reduce_stages.h"
+
+namespace hdml {
+
+inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    const int lanes = target.natural_vector_size(s.input_type.bits() > 32 ? s.input_type : Float(32));
+    Var oo("oo"), oi("oi"), t("t"), u("u"), uo("uo"), ui("ui");
+    if (s.word) s.output.reorder(s.i, s.o, *s.word);  // outermost: the words are the loops below, twice
+
+    if (s.layout == Layout::Inner) {
+        // Rows are cut into blocks, (row, block) pairs spread over cores, so a
+        // single long row (an all-axes reduction) uses every core as well as
+        // many short rows do. Within a block, rfactor vectorises along r with
+        // `accumulators` independent vector accumulators; the per-block
+        // partials are then combined per row.
+        Var c("c");
+        s.output.split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
+        const int chunk = lanes * p.accumulators;
+        for (Func f : s.reductions) {
+            RVar rb("rb"), rr("rr"), ro("ro"), ri("ri");
+            // Many rows: one block per row (rows alone keep the cores busy).
+            // Few rows: blocks of block_elements, spread over the cores.
+            const Expr block = select(s.o_extent >= p.min_parallel_rows, s.r_extent, min(s.r_extent, p.block_elements));
+            Func blocks = f.update().split(s.r, rb, rr, block, TailStrategy::GuardWithIf).rfactor(rb, c);
+            // rfactor before any other directive on the stage: it rebuilds the stage's loops.
+            Func partial = blocks.update().split(rr, ro, ri, chunk, TailStrategy::GuardWithIf).rfactor(ri, u);
+            blocks.compute_root();
+            // Rows are spread over cores; blocks of a row too, when a row has
+            // several (nested parallelism: a long single row uses every core).
+            Stage row_blocks = blocks.update();
+            row_blocks.reorder(ri, s.i, c, s.o).split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
+            const Expr several_blocks = s.o_extent < p.min_parallel_rows && s.r_extent > p.block_elements;
+            row_blocks.specialize(s.r_stride == 1 && several_blocks).parallel(c);
+            row_blocks.specialize(s.r_stride == 1);
+            row_blocks.specialize(several_blocks).parallel(c);
+            // The partial sums of one block live in `accumulators` vector registers.
+            partial.compute_at(blocks, c).reorder_storage(u, s.i, s.o, c).vectorize(u, lanes);
+            partial.update().split(u, uo, ui, lanes).reorder(ui, uo, ro).vectorize(ui).unroll(uo);
+            // Per-row results (the merge of a row's blocks) are complete before
+            // later reductions (LOG_SUM_EXP's sum reads the max) and the output.
+            f.compute_root();
+        }
+    } else {
+        // The input is walked in blocks of `rows_per_chunk` consecutive r rows,
+        // each block read contiguously and accumulated into a partial result
+        // per block (rfactor over the row blocks), blocks spread over cores;
+        // then the partials are summed. Walking all of r per column tile
+        // instead touches a new page every row and thrashes the TLB.
+        Var c("c");
+        s.output.vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.o);
+        s.output.specialize(s.i_stride == 1);
+        for (Func f : s.reductions) {
+            RVar ro("ro"), ri("ri");
+            Func partial = f.update().split(s.r, ro, ri, p.rows_per_chunk, TailStrategy::GuardWithIf).rfactor(ro, c);
+            partial.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            partial.update()
+                .reorder(s.i, ri, c, s.o)
+                .fuse(c, s.o, t)
+                .parallel(t)
+                .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            f.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            f.update().reorder(s.i, ro, s.o).vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.o);
+        }
+    }
+}
+
+}  // namespace hdml

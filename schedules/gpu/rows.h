@@ -1,0 +1,47 @@
+// GPU mappings of the data-movement kernels: rows of copies (copy; gather's
+// rows) and gathering along the innermost axis.
+#pragma once
+
+#include "Halide.h"
+#include "schedules/copy_params.h"
+
+#include <algorithm>
+
+namespace hdml {
+
+// A thread copies one element of x in each of `rows` consecutive rows (y),
+// unrolled, so several loads are in flight and the row addresses are the
+// first row's plus multiples of y's stride (fusing y with z first cost a
+// 32-bit division per row: ~60% of copy speed on the H100, now 98-100%).
+// Blocks are 2-D, `threads_x` threads along x (coalesced) and the rest along
+// y, so short rows still fill them. Grid x is the (x, y) tiles, grid y is z;
+// CUDA grids stop at 65535 in y, so a longer z is fused into grid x.
+inline void schedule_rows_gpu(Halide::Func out, Halide::Var x, Halide::Var y, Halide::Var z,
+                              const Halide::Expr &z_extent, int threads, int threads_x, int rows) {
+    using namespace Halide;
+    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yt("yt"), b("b"), bz("bz");
+    out.split(x, xo, xi, threads_x, TailStrategy::GuardWithIf)
+        .split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+        .split(yo, yo, yt, std::max(1, threads / threads_x), TailStrategy::GuardWithIf)
+        .reorder(yi, xi, yt, xo, yo, z)
+        .fuse(xo, yo, b)
+        .gpu_threads(xi, yt)
+        .unroll(yi);
+    out.specialize(z_extent <= 65535).gpu_blocks(b, z);
+    out.fuse(b, z, bz).gpu_blocks(bz);
+}
+
+// Gather: along the innermost axis (x is 1), threads along j; rows (x long)
+// copied as the copy kernel copies rows, j for y.
+inline void schedule_gather_gpu(GatherStages &s, const GatherTuning &p) {
+    using namespace Halide;
+    Var jo("jo"), ji("ji"), b("b");
+    s.output.specialize(s.x_extent == 1)
+        .split(s.j, jo, ji, p.gpu_threads, TailStrategy::GuardWithIf)
+        .fuse(jo, s.y, b)
+        .gpu_blocks(b)
+        .gpu_threads(ji);
+    schedule_rows_gpu(s.output, s.x, s.j, s.y, s.y_extent, p.gpu_threads, p.gpu_threads_x, p.gpu_rows);
+}
+
+}  // namespace hdml

@@ -1,0 +1,133 @@
+// What the reducing generators (Reduce, ArgReduce) are built with besides
+// their op, dtype and layout: the GPU mapping switches (set per kernel in
+// ops.cmake) and the tuning numbers (schedules/params/<platform>.json).
+#pragma once
+
+#include "Halide.h"
+#include "generators/common.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hdml {
+
+// GPU, outer layout: how a column's reduction maps onto threads.
+//  - split: the rows are cut into runs (split-K), a thread per (column, run),
+//    and the output kernel merges a column's runs, a thread per column;
+//  - warp_merge: the same runs, merged by a warp per column (for few columns,
+//    whose runs are many);
+//  - whole: a thread reduces whole columns in the output kernel: no runs, no
+//    intermediate, one launch (for many columns, where split-K would make one
+//    run per column anyway).
+enum class ColumnMapping { Split, WarpMerge, Whole };
+
+inline const std::map<std::string, ColumnMapping> &column_mapping_names() {
+    static const std::map<std::string, ColumnMapping> names = {
+        {"split", ColumnMapping::Split}, {"warp_merge", ColumnMapping::WarpMerge}, {"whole", ColumnMapping::Whole}};
+    return names;
+}
+
+// GPU, inner layout: how a row's reduction maps onto threads.
+//  - split: the row is cut into chunks, a GPU block per (row, chunk), and the
+//    output kernel merges a row's chunk partials (a warp per row);
+//  - lanes: gpu_row_lanes threads per row read the row itself in the output
+//    kernel, several rows per block: one kernel, no partials (many short rows).
+enum class RowMapping { Split, Lanes };
+
+inline const std::map<std::string, RowMapping> &row_mapping_names() {
+    static const std::map<std::string, RowMapping> names = {{"split", RowMapping::Split}, {"lanes", RowMapping::Lanes}};
+    return names;
+}
+
+// GPU, inner layout: how the lanes that share a row merge their partials.
+//  - shared: through shared memory, one thread merging the lanes' values;
+//  - shuffles: through registers, a warp-shuffle butterfly. CUDA only,
+//    accumulators of at most 32 bits (Halide 14 has no 64-bit shuffles), and
+//    kernels built without large_buffers (Halide 14's warp-shuffle lowering
+//    cannot read 64-bit indices): the runtime takes them for buffers under 2 GiB.
+enum class LaneMerge { Shared, Shuffles };
+
+inline const std::map<std::string, LaneMerge> &lane_merge_names() {
+    static const std::map<std::string, LaneMerge> names = {{"shared", LaneMerge::Shared},
+                                                           {"shuffles", LaneMerge::Shuffles}};
+    return names;
+}
+
+// Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
+struct ReduceTuning {
+    // CPU, inner layout: independent vector accumulators, elements of a row per
+    // parallel block, and (row, block) pairs per parallel task.
+    Halide::GeneratorParam<int> accumulators{"accumulators", 4};
+    Halide::GeneratorParam<int> block_elements{"block_elements", 16384};
+    Halide::GeneratorParam<int> min_parallel_rows{"min_parallel_rows", 8};
+    Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 8};
+    // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
+    Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
+    // GPU: threads per block; independent loads in flight per thread; blocks
+    // (inner) or threads (outer) to aim for; most blocks per row (inner) and
+    // runs per column (outer), since the output kernel merges them.
+    Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 256};
+    Halide::GeneratorParam<int> gpu_unroll{"gpu_unroll", 4};
+    Halide::GeneratorParam<int> gpu_target_blocks{"gpu_target_blocks", 1056};
+    Halide::GeneratorParam<int> gpu_target_threads{"gpu_target_threads", 270336};
+    Halide::GeneratorParam<int> gpu_max_row_chunks{"gpu_max_row_chunks", 1056};
+    Halide::GeneratorParam<int> gpu_max_chunks{"gpu_max_chunks", 512};
+    // GPU output kernel: chunk partials merged per step of a merging loop
+    // (independent loads in flight), and (outer layout) columns per thread.
+    Halide::GeneratorParam<int> gpu_merge_unroll{"gpu_merge_unroll", 8};
+    Halide::GeneratorParam<int> gpu_merge_columns{"gpu_merge_columns", 4};
+    // GPU, RowMapping::Lanes: threads per row (a power of two up to a warp).
+    Halide::GeneratorParam<int> gpu_row_lanes{"gpu_row_lanes", 4};
+    // GPU, outer layout, split runs: independent accumulators (chains) per
+    // thread, interleaved, so a serial step's latency overlaps the loads.
+    Halide::GeneratorParam<int> gpu_run_chains{"gpu_run_chains", 4};
+};
+
+// The GPU mapping switches: which kernel variant this is, not a number to tune.
+struct ReduceMapping {
+    Halide::GeneratorParam<ColumnMapping> columns{"columns", ColumnMapping::Split, column_mapping_names()};
+    Halide::GeneratorParam<RowMapping> rows{"rows", RowMapping::Split, row_mapping_names()};
+    // CUDA, ColumnMapping::Whole: load the input's rows (a thread's columns)
+    // in vectors of vector_bytes bytes; 0 loads elements one at a time. The
+    // kernel then requires unit-stride, vector-aligned rows (apply_vector_row_contract).
+    Halide::GeneratorParam<int> vector_bytes{"vector_bytes", 0};
+    Halide::GeneratorParam<LaneMerge> lane_merge{"lane_merge", LaneMerge::Shared, lane_merge_names()};
+};
+
+// Whether lanes merge in shuffles (lane_merge), checked against what the
+// butterfly needs of the target and the accumulators.
+inline bool merges_in_shuffles(const ReduceMapping &m, const Halide::Target &target, Layout layout,
+                               const std::vector<Halide::Func> &reductions) {
+    using namespace Halide;
+    if (m.lane_merge != LaneMerge::Shuffles) return false;
+    _halide_user_assert(target.has_feature(Target::CUDA)) << "lane_merge=shuffles needs a CUDA target";
+    _halide_user_assert(layout == Layout::Inner) << "lane_merge=shuffles is built for the inner layout only";
+    _halide_user_assert(!target.has_feature(Target::LargeBuffers))
+        << "lane_merge=shuffles kernels must be built without large_buffers (Halide 14's warp shuffles take 32-bit indices)";
+    for (const Func &f : reductions) {
+        for (const Type &type : f.output_types()) {
+            _halide_user_assert(type.bits() <= 32)
+                << "lane_merge=shuffles needs accumulators of at most 32 bits; " << f.name() << " is " << type;
+        }
+    }
+    return true;
+}
+
+// Elements per vector load of a vector_bytes kernel, checked: a whole number
+// of elements, at least two.
+inline int vector_lanes(const ReduceMapping &m, const Halide::Type &t) {
+    const int lanes = m.vector_bytes / t.bytes();
+    _halide_user_assert(lanes >= 2 && lanes * t.bytes() == m.vector_bytes)
+        << "vector_bytes " << (int)m.vector_bytes << " must hold two or more " << t << " elements";
+    _halide_user_assert(m.columns == ColumnMapping::Whole) << "vector_bytes needs columns=whole";
+    return lanes;
+}
+
+// gpu_run_chains, checked: the rfactor runs and LOG_SUM_EXP's tree both read it.
+inline int run_chains(const ReduceTuning &p) {
+    _halide_user_assert(p.gpu_run_chains >= 1) << "gpu_run_chains must be at least 1";
+    return p.gpu_run_chains;
+}
+
+}  // namespace hdml

@@ -1,0 +1,50 @@
+// The Funcs a reducing generator hands its schedule: the rfactor form every
+// reduction takes (ReduceStages) and LOG_SUM_EXP's explicit GPU tree
+// (ReduceTreeStages).
+#pragma once
+
+#include "Halide.h"
+#include "generators/common.h"
+
+#include <optional>
+#include <vector>
+
+namespace hdml {
+
+// Every reduction is defined as
+//   f(i, o) = init;  f(i, o) = combine(f(i, o), g(input(i, r, o)))
+// and later reductions may read earlier ones at (i, o) (LOG_SUM_EXP reads the max).
+struct ReduceStages {
+    Halide::Func output;  // (i, o), pure
+    std::vector<Halide::Func> reductions;
+    Halide::Func input;  // (i, r, o): the input buffer, whose loads a schedule may stage (`input.in(f)`)
+    Halide::Var i, o;
+    Halide::RDom r;
+    Layout layout;
+    Halide::Type input_type;
+    // Strides of the input's i and r dimensions: schedules specialise the
+    // unit-stride case, where loads become dense vector loads.
+    Halide::Expr i_stride, r_stride;
+    Halide::Expr i_extent, r_extent, o_extent;
+    // ARGMAX/ARGMIN: output(word, i, o), words 0 and (64-bit indices) 1 of
+    // an index. CPUs write them in separate passes; GPU threads write both.
+    std::optional<Halide::Var> word;
+};
+
+// A reduction written as an explicit tree (LOG_SUM_EXP on GPUs, whose
+// (max, scaled sum) merge rfactor cannot prove associative). Element
+// r = c * chunk + step * lanes + lane of an output's row:
+//   lane_acc(i, lane, c, o): a lane's elements of chunk c, serially (lanes > 1 only);
+//   chunk_acc(i, c, o): chunk c: its lanes merged (lanes > 1), or its elements serially;
+//   stream_acc(i, stream_lane, o): chunks stream_lane, stream_lane + merge_lanes, ... merged;
+//   row_acc(i, o): the streams merged.
+struct ReduceTreeStages {
+    Halide::Func output, lane_acc, chunk_acc, stream_acc, row_acc;
+    Halide::Func input;  // (i, r, o), as ReduceStages::input
+    Halide::Var i, o, lane, c, stream_lane;
+    Halide::RDom steps, lanes, stream, streams;  // the RDoms of the updates that walk them
+    Layout layout;
+    Halide::Expr i_extent, i_stride, chunks;
+};
+
+}  // namespace hdml

@@ -1,0 +1,57 @@
+// The Funcs the scan generator hands its schedules: the blocked scan
+// (ScanStages) and CUDA's column walk (ColumnWalk).
+#pragma once
+
+#include "Halide.h"
+#include "generators/common.h"
+#include "schedules/scan_params.h"
+
+#include <vector>
+
+namespace hdml {
+
+struct ScanStages {
+    Halide::Func output;       // (i, r, o)
+    Halide::Func scan;         // (i, k, c, o): running totals inside chunk c
+    Halide::Func tile;         // (i, k, c, o): input element k of chunk c
+    Halide::Func chunk_carry;  // (i, c, o): total before chunk c (carry, flat)
+    Halide::Func carry;        // (i, j, g, o): total before segment g * group + j
+    Halide::Func group_carry;  // (i, g, o): total before group g
+    Halide::Func group_total;  // (i, g, o)
+    Halide::Func segment_total;  // (i, n, o); chunk_total itself when a segment is one chunk
+    Halide::Func chunk_total;    // (i, c, o)
+    // Staged kernel: (i, nth, n, o) the total of up to 1, 2, 4, .. chunks
+    // before chunk nth of segment n, inside the segment; empty elsewhere.
+    std::vector<Halide::Func> in_segment_prefix;
+    Halide::Var i, r, o, k, c, n, nth, g, j;
+    Halide::RDom in_chunk;        // chunk_total's reduction over a chunk
+    Halide::RDom in_segment;      // segment_total's reduction over a segment's chunks
+    Halide::RDom in_group;        // group_total's reduction over a group's segments
+    Halide::RDom later_in_group;  // j = 1 .. group - 1 of carry's serial update
+    Halide::RDom step;            // k = 1 .. chunk - 1 of scan's serial update
+    Halide::Expr extent;          // of r
+    Halide::Expr groups;          // number of groups of segments (1 on CPUs)
+    Halide::Expr dense;           // the vectorised dim is unit-stride in input and output
+    Halide::Expr inclusive;       // the runtime exclusive flag is 0
+    Layout layout;
+    ScanStaging staging;
+    Halide::Type type;
+    int gpu_chunk;  // GPU: rows per chunk (scan_gpu_chunk)
+    // staging=line_walk: the output's reduction, element pass * segment chunks
+    // + lane of segment walk_segment.
+    Halide::RVar walk_pass{}, walk_lane{}, walk_segment{};
+};
+
+// The column walk's stages (staging=columns; see Scan::define_column_walk).
+struct ColumnWalk {
+    Halide::Func output;       // (i, r, o): undef, then update 0 over (in_chunk_row, nth, tile)
+    Halide::Func chunk_total;  // (i, c, o)
+    Halide::Func scan;         // (i, k, c, o): running totals inside chunk c
+    Halide::Var i, o, k, c;
+    Halide::RVar in_chunk_row, nth, tile;  // the output's reduction: row of chunk nth of a tile
+    Halide::RVar in_chunk, step;           // chunk_total's and scan's reductions
+    int chunk;                             // rows per chunk
+    Halide::Expr inclusive;
+};
+
+}  // namespace hdml

@@ -1,0 +1,205 @@
+// Which kernel each shape takes: for a table of shapes per device, the kernels
+// hdmlGetOperatorKernels reports after hdmlCreateOperator (nothing runs, so
+// the shapes may be large). Every entry of the variant lists in
+// runtime/variants/ is taken by at least one CUDA row; the dispatch overlay
+// (HDML_DISPATCH_<PLATFORM>) is checked to change a choice without a rebuild.
+#include "catch.hpp"
+#include "hdml/hdml.h"
+#include "test_device.h"
+#include "test_tensor.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace hdml_test;
+
+namespace {
+
+// Contiguous tensor desc without storage: creation reads descs only.
+struct Desc {
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC desc{};
+    std::vector<uint32_t> sizes;
+    Desc(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> s) : sizes(std::move(s)) {
+        uint64_t count = 1;
+        for (uint32_t n : sizes) count *= n;
+        buffer.DataType = type;
+        buffer.DimensionCount = (UINT)sizes.size();
+        buffer.Sizes = sizes.data();
+        buffer.TotalTensorSizeInBytes = (count * bytes_of(type) + 3) & ~3ull;
+        desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
+    }
+    Desc(const Desc &) = delete;
+};
+
+std::vector<uint32_t> reduced(std::vector<uint32_t> sizes, const std::vector<uint32_t> &axes) {
+    for (uint32_t a : axes) sizes[a] = 1;
+    return sizes;
+}
+
+// The kernels an operator of `type` over `desc` calls, or the error message.
+std::string kernels_of(Runner &runner, DML_OPERATOR_TYPE type, const void *desc) {
+    if (FAILED(runner.create(type, desc))) return std::string("error: ") + hdmlGetLastErrorMessage();
+    return hdmlGetOperatorKernels(runner.op);
+}
+
+std::string reduce(Runner &runner, DML_REDUCE_FUNCTION function, DML_TENSOR_DATA_TYPE type,
+                   std::vector<uint32_t> sizes, std::vector<uint32_t> axes) {
+    const bool arg = function == DML_REDUCE_FUNCTION_ARGMAX || function == DML_REDUCE_FUNCTION_ARGMIN;
+    Desc in(type, sizes), out(arg ? DML_TENSOR_DATA_TYPE_UINT32 : type, reduced(sizes, axes));
+    DML_REDUCE_OPERATOR_DESC desc{function, &in.desc, &out.desc, (UINT)axes.size(), axes.data()};
+    return kernels_of(runner, DML_OPERATOR_REDUCE, &desc);
+}
+
+std::string cumsum(Runner &runner, DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes, uint32_t axis) {
+    Desc in(type, sizes), out(type, sizes);
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{&in.desc, &out.desc, axis, DML_AXIS_DIRECTION_INCREASING, FALSE};
+    return kernels_of(runner, DML_OPERATOR_CUMULATIVE_SUMMATION, &desc);
+}
+
+std::string gather(Runner &runner, DML_TENSOR_DATA_TYPE type) {
+    Desc in(type, {1, 1, 64, 32}), idx(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 1, 8}), out(type, {1, 1, 8, 32});
+    DML_GATHER_OPERATOR_DESC desc{&in.desc, &idx.desc, &out.desc, 2, 1};
+    return kernels_of(runner, DML_OPERATOR_GATHER, &desc);
+}
+
+std::string split(Runner &runner, DML_TENSOR_DATA_TYPE type) {
+    Desc in(type, {4, 6}), a(type, {4, 2}), b(type, {4, 4});
+    DML_TENSOR_DESC outs[] = {a.desc, b.desc};
+    DML_SPLIT_OPERATOR_DESC desc{&in.desc, 2, outs, 1};
+    return kernels_of(runner, DML_OPERATOR_SPLIT, &desc);
+}
+
+// Sets an environment variable for one scope.
+struct ScopedEnv {
+    std::string name;
+    ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) { setenv(name.c_str(), value.c_str(), 1); }
+    ~ScopedEnv() { unsetenv(name.c_str()); }
+};
+
+std::string write_temp(const std::string &name, const std::string &text) {
+    const char *dir = std::getenv("TMPDIR");
+    const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/hdml_kernel_choice_" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+std::string platform_variable() {
+    std::string upper = test_on_cuda() ? "CUDA" : HDML_TEST_CPU_PLATFORM;
+    for (char &c : upper) c = (char)std::toupper((unsigned char)c);
+    return "HDML_DISPATCH_" + upper;
+}
+
+const auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
+const auto F16 = DML_TENSOR_DATA_TYPE_FLOAT16;
+const auto I64 = DML_TENSOR_DATA_TYPE_INT64;
+const auto I8 = DML_TENSOR_DATA_TYPE_INT8;
+
+}  // namespace
+
+TEST_CASE("CPU devices take the plain kernel of each shape's layout") {
+    if (test_on_cuda()) return;
+    Runner r;
+    const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {1024, 64}, {0}) == "hdml_reduce_float32_outer_sum" + p);
+    // Reduced axes 0 and 2 are no single strided run: packed by the copy kernel first.
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {8, 16, 32}, {0, 2}) ==
+          "hdml_copy_uint32" + p + " hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {64, 1024}, {1}) == "hdml_reduce_float16_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {1024, 64}, {0}) ==
+          "hdml_reduce_float32_outer_log_sum_exp" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, I8, {64, 1024}, {1}) == "hdml_reduce_int8_inner_min" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F32, {64, 1024}, {1}) == "hdml_arg_reduce_float32_inner" + p);
+    CHECK(cumsum(r, F32, {64, 1024}, 1) == "hdml_scan_float32_inner_sum" + p);
+    CHECK(cumsum(r, F32, {64, 1024}, 0) == "hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, I64, {64, 1024}, 1) == "hdml_scan_int64_inner_sum" + p);
+    CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
+    CHECK(gather(r, F16) == "hdml_gather_uint16" + p);
+    CHECK(split(r, DML_TENSOR_DATA_TYPE_UINT8) == "hdml_copy_uint8" + p);
+}
+
+TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its thresholds say") {
+    if (!test_on_cuda()) return;
+    Runner r;
+    const auto SUM = DML_REDUCE_FUNCTION_SUM;
+    const auto ARGMAX = DML_REDUCE_FUNCTION_ARGMAX;
+    // Rows of 17..256, at least 16384 of them: a few lanes per row.
+    CHECK(reduce(r, SUM, F32, {16384, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_lanes_merge_shuffles_cuda");
+    CHECK(reduce(r, ARGMAX, F32, {16384, 64}, {1}) == "hdml_arg_reduce_float32_inner_rows_lanes_cuda");
+    // Rows of 16 (below the lanes' 17): a thread per row; 540672 of them take
+    // whole columns, with the 16-byte vector twin for aligned inputs.
+    CHECK(reduce(r, SUM, F32, {540672, 16}, {1}) ==
+          "hdml_reduce_float32_outer_sum_cols_whole_cuda hdml_reduce_float32_outer_sum_cols_whole_vb16_cuda");
+    CHECK(reduce(r, SUM, F32, {16384, 16}, {1}) == "hdml_reduce_float32_outer_sum_cuda");
+    // Outer layout: many columns whole, few merged by warps, the rest split.
+    CHECK(reduce(r, SUM, F32, {64, 540672}, {0}) == "hdml_reduce_float32_outer_sum_cols_whole_cuda");
+    CHECK(reduce(r, SUM, F32, {100000, 64}, {0}) == "hdml_reduce_float32_outer_sum_cols_warp_merge_cuda");
+    CHECK(reduce(r, SUM, F32, {64, 100000}, {0}) == "hdml_reduce_float32_outer_sum_cuda");
+    // Long inner rows: the split kernel, merging through shuffles where built.
+    CHECK(reduce(r, SUM, F32, {64, 100000}, {1}) == "hdml_reduce_float32_inner_sum_merge_shuffles_cuda");
+    CHECK(reduce(r, SUM, I64, {64, 100000}, {1}) == "hdml_reduce_int64_inner_sum_cuda");
+    CHECK(reduce(r, ARGMAX, F32, {64, 100000}, {1}) == "hdml_arg_reduce_float32_inner_cuda");
+    // Scans: the walks (with the kernel in-place exclusive scans take), the
+    // staged and whole-line kernels, the chunked one.
+    CHECK(cumsum(r, F32, {512, 128}, 1) == "hdml_scan_float32_inner_sum_staging_line_walk_cuda hdml_scan_float32_inner_sum_cuda");
+    CHECK(cumsum(r, F32, {64, 2048}, 0) == "hdml_scan_float32_outer_sum_staging_columns_cuda hdml_scan_float32_outer_sum_cuda");
+    CHECK(cumsum(r, F16, {4, 4096}, 1) == "hdml_scan_float16_inner_sum_staging_shared_cuda");
+    CHECK(cumsum(r, F16, {4, 3}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline4_cuda");
+    CHECK(cumsum(r, F16, {4, 8}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline8_cuda");
+    CHECK(cumsum(r, F16, {4, 9}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline16_cuda");
+    CHECK(cumsum(r, F16, {4, 32}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline32_cuda");
+    CHECK(cumsum(r, F16, {4, 100}, 1) == "hdml_scan_float16_inner_sum_cuda");
+    CHECK(cumsum(r, F16, {100, 4}, 0) == "hdml_scan_float16_outer_sum_cuda");
+    CHECK(gather(r, F32) == "hdml_normalize_indices_int32_cuda hdml_gather_uint32_cuda");
+    CHECK(split(r, F32) == "hdml_copy_uint32_cuda");
+}
+
+TEST_CASE("A dispatch overlay changes the choice at device creation, without a rebuild") {
+    if (!test_on_cuda()) return;
+    {
+        Runner r;  // built-in thresholds: 64 rows of 16 are too few for a thread per row
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 16}, {1}) == "hdml_reduce_float32_inner_sum_merge_shuffles_cuda");
+    }
+    const std::string path =
+        write_temp("overlay.json", R"({"dispatch": {"reduce_thread_per_row_min_rows": 16}, "reduce": {"gpu_threads": 1}})");
+    ScopedEnv env(platform_variable(), path);
+    Runner r;
+    // A thread per row now, and 64 outputs are few enough for the warp-merge columns.
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 16}, {1}) == "hdml_reduce_float32_outer_sum_cols_warp_merge_cuda");
+    std::remove(path.c_str());
+}
+
+TEST_CASE("A bad dispatch overlay fails device creation with a message") {
+    struct Case {
+        const char *json, *message;
+    };
+    const Case cases[] = {
+        {"{\"dispatch\": {\"reduce_row_lanes_max_rows\": 3}}", "is not one of hdml's dispatch thresholds"},
+        {"{\"dispatch\": {\"scan_staged_min_line\": -1}}", "must be an integer >= 0"},
+        {"{\"dispatch\": {\"scan_staged_min_line\": 2.5}}", "must be an integer >= 0"},
+        {"{\"dispatch\": [1]}", "\"dispatch\" is not an object"},
+        {"{\"dispatch\": ", "is not a JSON object"},
+    };
+    for (const Case &c : cases) {
+        const std::string path = write_temp("bad.json", c.json);
+        ScopedEnv env(platform_variable(), path);
+        Runner r;
+        INFO(c.json << " -> " << hdmlGetLastErrorMessage());
+        CHECK(r.device == nullptr);
+        CHECK(std::string(hdmlGetLastErrorMessage()).find(c.message) != std::string::npos);
+        std::remove(path.c_str());
+    }
+    ScopedEnv env(platform_variable(), "/nonexistent/hdml-dispatch.json");
+    Runner r;
+    CHECK(r.device == nullptr);
+    CHECK(std::string(hdmlGetLastErrorMessage()).find("cannot be read") != std::string::npos);
+}
+
+TEST_CASE("hdmlGetOperatorKernels of a NULL operator is NULL") {
+    CHECK(hdmlGetOperatorKernels(nullptr) == nullptr);
+}
