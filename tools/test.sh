@@ -50,6 +50,8 @@ cmake --build build-consumer
 rm -rf build/install-moved && cp -r build/install build/install-moved
 build/install-moved/bin/hdml-dispatch models/dml_reduce.json | tee build/installed-dispatch.log
 grep -q "Resource 'output': 6, 15, 24" build/installed-dispatch.log
-# Both ctest runs plus the three checks above (fuzzers, kernel libraries, installed consumer and hdml-dispatch).
+# ...and so does hdml-tune, reading the installed search spaces.
+build/install-moved/bin/hdml-tune space --platform x86 | tail -n 1 | grep "the current numbers are legal"
+# Both ctest runs plus the three checks above (fuzzers, kernel libraries, installed consumer and tools).
 echo "hdml: $((ctest_total - ctest_skipped + arm_total + 3)) passed, 0 failed, $ctest_skipped skipped" \
      "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total; skipped: the .cuda suites and models without a GPU)"

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""hdml-tune's pieces (tools/tune/hdmltune): the search spaces, the log, apply,
+and a tuned profile accepted by the build (a configure with -DHDML_TUNED).
+With a build directory, also an end-to-end smoke tune of the copy family
+(hdml-tune local, one-minute budget) whose profile the build then accepts.
+Run by ctest as tune_test: python3 test/tune_test.py <source dir> [<build dir>]."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SOURCE = os.path.realpath(sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+BUILD = os.path.realpath(sys.argv.pop(1)) if len(sys.argv) > 1 else None  # a built hdml: the smoke tune
+sys.path.insert(0, os.path.join(SOURCE, "tools", "tune"))
+
+from hdmltune import apply as tune_apply  # noqa: E402
+from hdmltune import log as tune_log  # noqa: E402
+from hdmltune import space as tune_space  # noqa: E402
+
+PARAMS = {"reduce": {"a": 2, "b": 64}, "dispatch": {"reduce_x": 100}}
+
+
+def space(params=None, constraints=None, values=None):
+    spec = {"platform": "x86", "params": values or {"reduce": {"a": [1, 2, 4], "b": [32, 64, 128]},
+                                                    "dispatch": {"reduce_x": [50, 100, 200]}},
+            "constraints": constraints or []}
+    return tune_space.Space(spec, params or PARAMS, origin="test")
+
+
+def record(candidate, case, seconds, family="reduce"):
+    return {"platform": "x86", "machine": "test", "family": family, "candidate": candidate, "case": case,
+            "bytes": 1 << 20, "seconds": seconds}
+
+
+class SpaceTest(unittest.TestCase):
+    def test_every_platform_space_holds_its_current_numbers(self):
+        for platform in ("x86", "arm", "cuda", "d3d12"):
+            s = tune_space.load(os.path.join(SOURCE, "schedules", "space", platform + ".json"),
+                                os.path.join(SOURCE, "schedules", "params", platform + ".json"))
+            self.assertEqual(s.platform, platform)
+            self.assertTrue(s.values)
+            self.assertEqual(s.violations({}), [])
+
+    def test_rejects_a_current_number_outside_its_values(self):
+        with self.assertRaisesRegex(tune_space.SpaceError, "current value 3 is not among"):
+            space(params={"reduce": {"a": 3, "b": 64}, "dispatch": {"reduce_x": 100}})
+
+    def test_rejects_a_param_without_a_start_point(self):
+        with self.assertRaisesRegex(tune_space.SpaceError, "reduce.b has no value"):
+            space(params={"reduce": {"a": 2}, "dispatch": {"reduce_x": 100}})
+
+    def test_rejects_unsorted_values_and_bad_constraints(self):
+        with self.assertRaisesRegex(tune_space.SpaceError, "increasing and distinct"):
+            space(values={"reduce": {"a": [4, 2], "b": [64]}, "dispatch": {"reduce_x": [100]}})
+        with self.assertRaisesRegex(tune_space.SpaceError, "is not in the space"):
+            space(constraints=[{"param": "reduce.a", "divides": "reduce.c"}])
+        with self.assertRaisesRegex(tune_space.SpaceError, "needs a \"param\""):
+            space(constraints=[{"param": "reduce.a", "sideways": 3}])
+        with self.assertRaisesRegex(tune_space.SpaceError, "current numbers break"):
+            space(constraints=[{"param": "reduce.b", "below": "reduce.a", "why": "test"}])
+
+    def test_neighbours_are_legal_and_distinct(self):
+        s = space(constraints=[{"param": "reduce.a", "divides": "reduce.b"},
+                               {"param": "reduce.b", "at_most": 64}])
+        moves = s.neighbours({}, s.names(["reduce"]))
+        # a: 1 and 4 (both divide 64); b: 32 (128 breaks at_most 64); dispatch.reduce_x: 50 and 200.
+        self.assertEqual(sorted(tuple(sorted(m.items())) for m in moves),
+                         sorted([(("reduce.a", 1),), (("reduce.a", 4),), (("reduce.b", 32),),
+                                 (("dispatch.reduce_x", 50),), (("dispatch.reduce_x", 200),)]))
+        # From a = 4: back to a = 2 is the defaults ({}), listed once.
+        back = s.neighbours({"reduce.a": 4}, ["reduce.a", "reduce.a"])
+        self.assertEqual(back, [{}])
+        self.assertEqual(s.key({"reduce.a": 2, "reduce.b": 32}), (("reduce.b", 32),))
+
+
+class LogTest(unittest.TestCase):
+    def test_a_torn_last_line_is_skipped_and_a_rerun_skips_what_is_measured(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "log.jsonl")
+            tune_log.append(path, record({}, "c1", [1.0, 1.2]))
+            tune_log.append(path, record({"reduce.a": 4}, "c1", [0.8]))
+            with open(path, "a") as f:
+                f.write('{"platform": "x86", "machine": "test", "fam')  # interrupted mid-write
+            records = tune_log.read(path)
+            self.assertEqual(len(records), 2)
+            self.assertEqual(tune_log.measured(records), {((), "c1"), ((("reduce.a", 4),), "c1")})
+            tune_log.append(path, record({}, "c1", [1.4]))  # a later pass of the same pair is pooled
+            med = tune_log.medians(tune_log.read(path))
+            self.assertAlmostEqual(med[((), "c1")][0], 1.2)
+
+    def test_a_missing_log_is_empty(self):
+        self.assertEqual(tune_log.read("/nonexistent/hdml-tune.log"), [])
+
+
+class ApplyTest(unittest.TestCase):
+    def log(self):
+        return [record({}, "c1", [1.0]), record({}, "c2", [2.0]),
+                record({"reduce.a": 4}, "c1", [0.8]), record({"reduce.a": 4}, "c2", [1.8]),
+                # faster in geomean, but one case 10% slower: not taken
+                record({"reduce.b": 128}, "c1", [0.5]), record({"reduce.b": 128}, "c2", [2.2]),
+                # within noise: not taken
+                record({"reduce.a": 1}, "c1", [0.995]), record({"reduce.a": 1}, "c2", [1.99])]
+
+    def test_takes_the_best_candidate_that_loses_no_case(self):
+        chosen = tune_apply.choose(self.log())
+        self.assertEqual(chosen["reduce"][0], {"reduce.a": 4})
+        profile, table = tune_apply.profile(self.log(), space(), "t")
+        self.assertEqual(profile["reduce"], {"a": 4})
+        self.assertEqual((profile["platform"], profile["machine"]), ("x86", "test"))
+        self.assertIn("| reduce | c1 | 1000 | 800 | 1.25x |", table)
+
+    def test_nothing_better_writes_only_where_it_was_measured(self):
+        profile, _ = tune_apply.profile([record({}, "c1", [1.0]), record({"reduce.a": 4}, "c1", [1.5])], space(), "t")
+        self.assertEqual(set(profile), {"platform", "machine", "date"})
+
+
+class BuildTest(unittest.TestCase):
+    """A profile written by apply is accepted by the build: its numbers reach the
+    kernels' generator commands and the runtime's dispatch table."""
+
+    def configure(self, d, profile):
+        path = os.path.join(d, "p.json")
+        tune_apply.write(profile, path)
+        build = os.path.join(d, "build")
+        result = subprocess.run(
+            ["cmake", "-S", SOURCE, "-B", build, "-G", "Ninja", "-DHDML_TUNED=" + path, "-DHDML_PLATFORMS=x86;cuda",
+             "-DHDML_X86_ISA=avx2", "-DHDML_BUILD_TESTS=OFF", "-DHDML_BUILD_BENCHMARKS=OFF",
+             "-DHDML_BUILD_EXAMPLES=OFF", "-DHDML_BUILD_DISPATCH=OFF", "-DHDML_SANITIZERS=OFF", "-DHDML_TSAN=OFF"],
+            capture_output=True, text=True)
+        return result, build
+
+    def test_tuned_numbers_reach_kernels_and_thresholds(self):
+        with tempfile.TemporaryDirectory() as d:
+            result, build = self.configure(d, {"platform": "cuda", "machine": "test", "date": "2026-11-24",
+                                               "reduce": {"gpu_unroll": 8},
+                                               "dispatch": {"scan_line_walk_min_line": 256}})
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(build, "build.ninja")) as f:
+                ninja = f.read()
+            line = next(l for l in ninja.split("\n") if "-f hdml_reduce_float32_inner_sum_cuda " in l)
+            self.assertIn("gpu_unroll=8", line)
+            x86 = next(l for l in ninja.split("\n") if "-f hdml_reduce_float32_inner_sum_x86 " in l)
+            self.assertIn("target=x86-64-linux-avx-avx2-f16c-fma-sse41-", x86)  # HDML_X86_ISA=avx2: one variant
+            with open(os.path.join(build, "generated", "hdml", "dispatch_cuda.inc")) as f:
+                self.assertIn("HDML_THRESHOLD(scan_line_walk_min_line, 256)", f.read())
+
+    def test_a_bad_profile_fails_the_configure_with_its_reason(self):
+        with tempfile.TemporaryDirectory() as d:
+            result, _ = self.configure(d, {"platform": "x86", "reduce": {"accumulators": "many"}})
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("reduce.accumulators is 'many', not an integer", " ".join(result.stderr.split()))
+            result, _ = self.configure(d, {"reduce": {"accumulators": 4}})
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("has no \"platform\"", " ".join(result.stderr.split()))
+
+
+@unittest.skipUnless(BUILD, "needs a build directory")
+class SmokeTuneTest(unittest.TestCase):
+    def test_local_tunes_the_copy_family_and_the_build_takes_the_profile(self):
+        with tempfile.TemporaryDirectory() as d:
+            tool = os.path.join(SOURCE, "tools", "tune", "hdml-tune")
+            result = subprocess.run([sys.executable, tool, "local", "--platform", "x86", "--families", "copy",
+                                     "--budget", "1m", "--name", "smoke", "--build", BUILD, "--out", d,
+                                     "--work", os.path.join(d, "work"), "--passes", "2", "--repeats", "2"],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            self.assertIn("| family | case | defaults (ms) | smoke (ms) | speed-up |", result.stdout)
+            records = tune_log.read(os.path.join(d, "work", "log.jsonl"))
+            # The defaults and the four one-step moves of copy's two numbers, every case, both passes.
+            candidates = {tune_log.candidate_key(r["candidate"]) for r in records}
+            self.assertIn((), candidates)
+            self.assertGreaterEqual(len(candidates), 5)
+            self.assertEqual({r["case"] for r in records}, {"split3/f32/inner", "split3/f32/outer"})
+            with open(os.path.join(d, "smoke.json")) as f:
+                profile = json.load(f)
+            self.assertEqual(profile["platform"], "x86")
+            for key, value in profile.get("copy", {}).items():
+                self.assertIn(value, tune_space.load(os.path.join(SOURCE, "schedules", "space", "x86.json"),
+                                                     os.path.join(SOURCE, "schedules", "params", "x86.json")).values["copy." + key])
+            # The host build is left as it was: no candidate targets.
+            with open(os.path.join(BUILD, "CMakeCache.txt")) as f:
+                self.assertIn("HDML_TUNE_CANDIDATES:STRING=\n", f.read())
+            result, _ = BuildTest.configure(self, d, profile)
+            self.assertEqual(result.returncode, 0, result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

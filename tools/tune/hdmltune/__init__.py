@@ -1,0 +1,1 @@
+"""hdml-tune's pieces: the search space, the measurement log, apply."""

@@ -1,0 +1,67 @@
+"""The measurement log: one JSON object per line, appended as each
+measurement finishes, so an interrupted run loses at most the line it was
+writing (a torn last line is skipped) and a rerun skips what is measured.
+
+A record: {"platform", "machine", "family", "candidate": {name: value, ...}
+(the numbers that differ from the defaults; {} is the defaults), "case",
+"bytes", "seconds": [one per repeat], "pass": n (measure's pass)}."""
+import json
+import statistics
+
+FIELDS = ("platform", "machine", "family", "candidate", "case", "bytes", "seconds")
+
+
+def read(path):
+    """The log's complete records, in order; a line that does not parse (a
+    write cut short) or lacks a field is skipped."""
+    records = []
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return records
+    with f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(r, dict) and all(k in r for k in FIELDS) and r["seconds"]:
+                records.append(r)
+    return records
+
+
+def candidate_key(candidate):
+    return tuple(sorted(candidate.items()))
+
+
+def measured(records):
+    """(candidate key, case) pairs already in the log: what a rerun skips."""
+    return {(candidate_key(r["candidate"]), r["case"]) for r in records}
+
+
+def append(path, *records):
+    """Appends records in one write (after a torn last line, on a line of their own)."""
+    text = "".join(json.dumps(r, sort_keys=True) + "\n" for r in records)
+    with open(path, "a+") as f:
+        f.seek(0, 2)
+        if f.tell() > 0:
+            f.seek(f.tell() - 1)
+            if f.read(1) != "\n":
+                text = "\n" + text
+        f.write(text)
+        f.flush()
+
+
+def medians(records):
+    """{(candidate key, case): (median seconds, bytes, spread)} over every record
+    of that pair (repeats interleaved across passes are pooled); spread is
+    (max - min) / median."""
+    pooled = {}
+    for r in records:
+        k = (candidate_key(r["candidate"]), r["case"])
+        pooled.setdefault(k, ([], r["bytes"]))[0].extend(r["seconds"])
+    out = {}
+    for k, (seconds, nbytes) in pooled.items():
+        m = statistics.median(seconds)
+        out[k] = (m, nbytes, (max(seconds) - min(seconds)) / m if m > 0 else 0.0)
+    return out

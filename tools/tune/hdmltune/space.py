@@ -1,0 +1,115 @@
+"""The search space of one platform (schedules/space/<platform>.json): each
+tunable number's legal values, the constraints between them, and the start
+point (schedules/params/<platform>.json, the numbers in force)."""
+import json
+
+# A number is named "<scope>.<key>": a generator's GeneratorParam ("reduce.accumulators")
+# or a run-time threshold ("dispatch.reduce_row_lanes_max_row").
+
+
+class SpaceError(Exception):
+    pass
+
+
+def _divides(a, b):
+    return a != 0 and b % a == 0
+
+
+# Constraint kinds: each takes the param's value and the constraint's operand
+# (a number, or another param's value when the operand names one).
+_CHECKS = {
+    "multiple_of": lambda v, x: v % x == 0,
+    "divides": _divides,
+    "below": lambda v, x: v < x,
+    "at_most": lambda v, x: v <= x,
+}
+
+
+class Space:
+    def __init__(self, space_json, params_json, origin="space"):
+        self.origin = origin
+        self.platform = space_json.get("platform")
+        if not isinstance(space_json.get("params"), dict):
+            raise SpaceError("%s: no \"params\" object" % origin)
+        self.values = {}
+        for scope, entries in space_json["params"].items():
+            for key, values in entries.items():
+                name = "%s.%s" % (scope, key)
+                if (not isinstance(values, list) or not values
+                        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
+                    raise SpaceError("%s: %s must list integers" % (origin, name))
+                if sorted(set(values)) != values:
+                    raise SpaceError("%s: %s's values must be increasing and distinct" % (origin, name))
+                self.values[name] = values
+        self.constraints = space_json.get("constraints", [])
+        for c in self.constraints:
+            kinds = [k for k in _CHECKS if k in c]
+            if c.get("param") not in self.values or len(kinds) != 1:
+                raise SpaceError("%s: constraint %s needs a \"param\" of the space and one of %s"
+                                 % (origin, json.dumps(c), ", ".join(sorted(_CHECKS))))
+            operand = c[kinds[0]]
+            if isinstance(operand, str) and operand not in self.values:
+                raise SpaceError("%s: constraint %s names %s, which is not in the space" % (origin, json.dumps(c), operand))
+        self.defaults = {}
+        for name in self.values:
+            scope, key = name.split(".", 1)
+            value = params_json.get(scope, {}).get(key)
+            if value is None:
+                raise SpaceError("%s: %s has no value in the platform's params (the start point)" % (origin, name))
+            if value not in self.values[name]:
+                raise SpaceError("%s: %s's current value %s is not among its values %s"
+                                 % (origin, name, value, self.values[name]))
+            self.defaults[name] = value
+        violated = self.violations(self.defaults)
+        if violated:
+            raise SpaceError("%s: the current numbers break %s" % (origin, "; ".join(violated)))
+
+    def families(self):
+        return sorted({name.split(".", 1)[0] for name in self.values})
+
+    def names(self, families=None):
+        return [n for n in self.values if families is None or n.split(".", 1)[0] in families
+                or (n.startswith("dispatch.") and any(n[len("dispatch."):].startswith(f + "_") for f in families))]
+
+    def violations(self, assignment):
+        """The constraints `assignment` (name -> value, the defaults filling the rest) breaks, as text."""
+        full = dict(self.defaults)
+        full.update(assignment)
+        out = []
+        for c in self.constraints:
+            kind = next(k for k in _CHECKS if k in c)
+            operand = c[kind]
+            x = full[operand] if isinstance(operand, str) else operand
+            if not _CHECKS[kind](full[c["param"]], x):
+                out.append("%s %s %s (%s = %s)%s" % (c["param"], kind, operand, c["param"], full[c["param"]],
+                                                    ": " + c["why"] if "why" in c else ""))
+        return out
+
+    def key(self, assignment):
+        """The canonical form of a candidate: the values that differ from the defaults, sorted."""
+        return tuple(sorted((n, v) for n, v in assignment.items() if self.defaults.get(n) != v))
+
+    def neighbours(self, assignment, names):
+        """Coordinate-descent moves from `assignment`: each of `names` one value up or down,
+        legal under the constraints, each distinct candidate once."""
+        seen, out = set(), []
+        for name in names:
+            values = self.values[name]
+            at = values.index(assignment.get(name, self.defaults[name]))
+            for step in (-1, 1):
+                if 0 <= at + step < len(values):
+                    moved = dict(assignment)
+                    moved[name] = values[at + step]
+                    k = self.key(moved)
+                    if k not in seen and not self.violations(moved):
+                        seen.add(k)
+                        out.append(dict(k))
+        return out
+
+
+def load(space_path, params_path):
+    with open(space_path) as f:
+        space_json = json.load(f)
+    with open(params_path) as f:
+        params_json = json.load(f)
+    return Space(space_json, params_json, origin=space_path)
