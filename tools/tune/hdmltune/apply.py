@@ -8,7 +8,8 @@ import math
 from . import log as tune_log
 
 # A candidate must beat the defaults by this much in geomean over its family's
-# cases, and lose no case by more than NOISE, to replace them.
+# cases, and lose no case: slower by more than NOISE in the median with every
+# repeat slower than every repeat of the defaults.
 MIN_GAIN = 1.02
 NOISE = 0.97
 
@@ -19,8 +20,9 @@ def _family_of(names):
 
 
 def choose(records):
-    """Per family, the best candidate that beats the defaults (see MIN_GAIN,
-    NOISE): {family: (candidate dict, geomean gain, {case: (before s, after s)})}."""
+    """Per family, the best candidate that beats the defaults and loses no case
+    (MIN_GAIN, NOISE): {family: (candidate dict, geomean gain, {case: (defaults, candidate)})},
+    each of the last a log.medians entry."""
     med = tune_log.medians(records)
     cases_of = {}
     for (cand, case), _ in med.items():
@@ -37,10 +39,11 @@ def choose(records):
         family = family_of_case[common[0]]
         ratios = {c: med[(base, c)][0] / med[(cand, c)][0] for c in common}
         gain = math.exp(sum(math.log(x) for x in ratios.values()) / len(ratios))
-        if gain < MIN_GAIN or min(ratios.values()) < NOISE:
+        loses = [c for c in common if ratios[c] < NOISE and med[(cand, c)][2] > med[(base, c)][3]]
+        if gain < MIN_GAIN or loses:
             continue
         if family not in best or gain > best[family][1]:
-            table = {c: (med[(base, c)][0], med[(cand, c)][0]) for c in common}
+            table = {c: (med[(base, c)], med[(cand, c)]) for c in common}
             best[family] = (dict(cand), gain, table)
     return best
 
@@ -53,7 +56,8 @@ def profile(records, space, name):
     machine = records[0]["machine"]
     chosen = choose(records)
     out = {"platform": platform, "machine": machine, "date": datetime.date.today().isoformat()}
-    rows = ["| family | case | defaults (ms) | %s (ms) | speed-up |" % name, "|---|---|---|---|---|"]
+    rows = ["| family | case | defaults (ms) | %s (ms) | speed-up | repeats, defaults / %s (ms) |" % (name, name),
+            "|---|---|---|---|---|---|"]
     for family in sorted(chosen):
         cand, gain, table = chosen[family]
         for n, v in sorted(cand.items()):
@@ -62,8 +66,10 @@ def profile(records, space, name):
                 continue
             out.setdefault(scope, {})[key] = v
         for case in sorted(table):
-            before, after = table[case]
-            rows.append("| %s | %s | %.4g | %.4g | %.2fx |" % (family, case, before * 1e3, after * 1e3, before / after))
+            before, after = table[case]  # (median, bytes, fastest, slowest)
+            rows.append("| %s | %s | %.4g | %.4g | %.2fx | %.4g–%.4g / %.4g–%.4g |"
+                        % (family, case, before[0] * 1e3, after[0] * 1e3, before[0] / after[0],
+                           before[2] * 1e3, before[3] * 1e3, after[2] * 1e3, after[3] * 1e3))
     return out, "\n".join(rows)
 
 

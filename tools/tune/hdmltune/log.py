@@ -53,15 +53,10 @@ def append(path, *records):
 
 
 def medians(records):
-    """{(candidate key, case): (median seconds, bytes, spread)} over every record
-    of that pair (repeats interleaved across passes are pooled); spread is
-    (max - min) / median."""
+    """{(candidate key, case): (median seconds, bytes, fastest, slowest)} over
+    every record of that pair (repeats of all passes pooled)."""
     pooled = {}
     for r in records:
         k = (candidate_key(r["candidate"]), r["case"])
         pooled.setdefault(k, ([], r["bytes"]))[0].extend(r["seconds"])
-    out = {}
-    for k, (seconds, nbytes) in pooled.items():
-        m = statistics.median(seconds)
-        out[k] = (m, nbytes, (max(seconds) - min(seconds)) / m if m > 0 else 0.0)
-    return out
+    return {k: (statistics.median(s), nbytes, min(s), max(s)) for k, (s, nbytes) in pooled.items()}

@@ -68,7 +68,9 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
     for p, c in work:
         if deadline is not None and time.time() > deadline and p > 0:
             break  # past the deadline, but every candidate gets its first pass
-        env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(os.path.realpath(out_dir), c["id"]))
+        lib_path = [os.path.join(os.path.realpath(out_dir), c["id"])] + \
+            [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
+        env = dict(os.environ, LD_LIBRARY_PATH=":".join(lib_path))
         cmd = [harness, os.path.join(out_dir, "corpus.json"), "--repeats", str(repeats),
                "--min-seconds", str(min_seconds)] + sum((["--family", f] for f in manifest["families"]), [])
         result = subprocess.run(cmd, env=env, capture_output=True, text=True)
