@@ -5,7 +5,7 @@
 #include "runtime/error.h"
 #include HDML_CPU_KERNELS_HEADER  // generated from ops.cmake: the kernels of this build's CPU platform
 #if HDML_HAVE_CUDA
-#include "hdml/kernels_cuda.h"
+#include HDML_CUDA_KERNELS_HEADER
 #endif
 
 namespace hdml {
@@ -21,7 +21,7 @@ const KernelEntry kCpuKernels[] = {
 };
 #if HDML_HAVE_CUDA
 const KernelEntry kCudaKernels[] = {
-#include "hdml/kernels_cuda.inc"
+#include HDML_CUDA_KERNELS_TABLE
 };
 #endif
 #undef HDML_KERNEL

@@ -17,15 +17,19 @@ sys.path.insert(0, os.path.join(SOURCE, "tools", "tune"))
 
 from hdmltune import apply as tune_apply  # noqa: E402
 from hdmltune import log as tune_log  # noqa: E402
+from hdmltune import measure as tune_measure  # noqa: E402
+from hdmltune import plan as tune_plan  # noqa: E402
 from hdmltune import space as tune_space  # noqa: E402
 
 PARAMS = {"reduce": {"a": 2, "b": 64}, "dispatch": {"reduce_x": 100}}
 
 
-def space(params=None, constraints=None, values=None):
-    spec = {"platform": "x86", "params": values or {"reduce": {"a": [1, 2, 4], "b": [32, 64, 128]},
-                                                    "dispatch": {"reduce_x": [50, 100, 200]}},
+def space(params=None, constraints=None, values=None, **fields):
+    spec = {"platform": "x86", "device": "cpu", "corpus": "corpus-cpu.json",
+            "params": values or {"reduce": {"a": [1, 2, 4], "b": [32, 64, 128]},
+                                 "dispatch": {"reduce_x": [50, 100, 200]}},
             "constraints": constraints or []}
+    spec.update(fields)
     return tune_space.Space(spec, params or PARAMS, origin="test")
 
 
@@ -42,6 +46,25 @@ class SpaceTest(unittest.TestCase):
             self.assertEqual(s.platform, platform)
             self.assertTrue(s.values)
             self.assertEqual(s.violations({}), [])
+            with open(os.path.join(SOURCE, "schedules", "space", s.corpus)) as f:
+                cases = json.load(f)["cases"]
+            self.assertTrue(cases)
+            self.assertEqual(len({c["case"] for c in cases}), len(cases))
+
+    def test_rejects_an_unknown_device_corpus_or_threshold_family(self):
+        with self.assertRaisesRegex(tune_space.SpaceError, "\"device\" must be one of cpu, cuda, d3d12"):
+            space(device="tpu")
+        with self.assertRaisesRegex(tune_space.SpaceError, "\"corpus\" must name a file beside it"):
+            space(corpus="../x.json")
+        with self.assertRaisesRegex(tune_space.SpaceError, "dispatch.sort_x serves no family"):
+            space(values={"reduce": {"a": [2], "b": [64]}, "dispatch": {"sort_x": [1]}},
+                  params={"reduce": {"a": 2, "b": 64}, "dispatch": {"sort_x": 1}})
+
+    def test_a_threshold_serves_the_families_of_its_prefix(self):
+        self.assertEqual(tune_space.families_of("dispatch.reduce_row_lanes_max_row"), ("reduce", "arg_reduce"))
+        self.assertEqual(tune_space.families_of("dispatch.scan_staged_min_line"), ("scan",))
+        self.assertEqual(tune_space.families_of("arg_reduce.gpu_unroll"), ("arg_reduce",))
+        self.assertEqual(space().names(["arg_reduce"]), ["dispatch.reduce_x"])
 
     def test_rejects_a_current_number_outside_its_values(self):
         with self.assertRaisesRegex(tune_space.SpaceError, "current value 3 is not among"):
@@ -91,6 +114,14 @@ class LogTest(unittest.TestCase):
             self.assertEqual(med[((), "c1")][2:], (1.0, 1.4))
             self.assertAlmostEqual(med[((), "c1")][0], 1.2)
 
+    def test_a_rerun_resumes_only_what_this_boot_measured(self):
+        cands = [{"id": "d", "candidate": {}}, {"id": "m", "candidate": {"reduce.a": 4}}]
+        log = [dict(record({}, "c1", [1.0]), boot="A", **{"pass": 0}),
+               dict(record({"reduce.a": 4}, "c1", [1.0]), boot="B", **{"pass": 0})]
+        self.assertEqual([(p, c["id"]) for p, c in tune_measure.todo(cands, log, 2, "A")],
+                         [(0, "m"), (1, "m"), (1, "d")])
+        self.assertEqual(len(tune_measure.todo(cands, log, 2, "C")), 4)  # another machine measures afresh
+
     def test_a_missing_log_is_empty(self):
         self.assertEqual(tune_log.read("/nonexistent/hdml-tune.log"), [])
 
@@ -114,9 +145,66 @@ class ApplyTest(unittest.TestCase):
         self.assertEqual((profile["platform"], profile["machine"]), ("x86", "test"))
         self.assertIn("| reduce | c1 | 1000 | 800 | 1.25x | 1000–1000 / 800–800 |", table)
 
+    def test_a_candidate_is_judged_on_the_families_it_changes(self):
+        log = self.log() + [record({}, "a1", [1.0], "arg_reduce"),
+                            # reduce.a = 4 leaves arg_reduce alone: its slower a1 is noise, not a loss
+                            record({"reduce.a": 4}, "a1", [1.5], "arg_reduce"),
+                            # a REDUCE threshold serves arg_reduce too: a1's loss rules it out ...
+                            record({"dispatch.reduce_x": 50}, "c1", [0.5]), record({"dispatch.reduce_x": 50}, "c2", [1.0]),
+                            record({"dispatch.reduce_x": 50}, "a1", [1.5], "arg_reduce"),
+                            # ... and a gain on both families makes it the best of "reduce+arg_reduce"
+                            record({"dispatch.reduce_x": 200}, "c1", [0.9]), record({"dispatch.reduce_x": 200}, "c2", [1.8]),
+                            record({"dispatch.reduce_x": 200}, "a1", [0.9], "arg_reduce")]
+        chosen = tune_apply.choose(log)
+        self.assertEqual(sorted(chosen), ["arg_reduce+reduce", "reduce"])
+        self.assertEqual(chosen["reduce"][0], {"reduce.a": 4})
+        self.assertEqual(sorted(chosen["reduce"][2]), ["c1", "c2"])
+        self.assertEqual(chosen["arg_reduce+reduce"][0], {"dispatch.reduce_x": 200})
+        self.assertEqual(sorted(chosen["arg_reduce+reduce"][2]), ["a1", "c1", "c2"])
+        profile, _ = tune_apply.profile(log, space(), "t")
+        self.assertEqual((profile["reduce"], profile["dispatch"]), ({"a": 4}, {"reduce_x": 200}))
+
+    def test_only_the_latest_boot_is_judged(self):
+        # An earlier boot (another node) had the defaults slow: against it reduce.a = 1 would win.
+        old = [dict(record({}, "c1", [2.0]), boot="A"), dict(record({"reduce.a": 1}, "c1", [1.0]), boot="A")]
+        new = [dict(r, boot="B") for r in self.log()]
+        self.assertEqual(tune_apply.choose(old)["reduce"][0], {"reduce.a": 1})
+        self.assertEqual(tune_apply.choose(old + new)["reduce"][0], {"reduce.a": 4})
+
+    def test_merging_keeps_the_larger_gain_where_two_choices_disagree(self):
+        chosen = {"reduce": ({"reduce.a": 4}, 1.1, {}), "arg_reduce+reduce": ({"reduce.a": 1, "dispatch.reduce_x": 50}, 1.3, {})}
+        self.assertEqual(tune_apply.merged(chosen), {"reduce.a": 1, "dispatch.reduce_x": 50})
+
     def test_nothing_better_writes_only_where_it_was_measured(self):
         profile, _ = tune_apply.profile([record({}, "c1", [1.0]), record({"reduce.a": 4}, "c1", [1.5])], space(), "t")
         self.assertEqual(set(profile), {"platform", "machine", "date"})
+
+
+class PlanTest(unittest.TestCase):
+    def test_remote_kernels_come_from_the_defaults_measurement(self):
+        with tempfile.TemporaryDirectory() as d:
+            corpus = os.path.join(d, "corpus.json")
+            with open(corpus, "w") as f:
+                json.dump({"cases": [{"case": "c1", "family": "reduce"}, {"case": "s1", "family": "scan"}]}, f)
+            rec = dict(record({}, "c1", [1.0]), kernels="hdml_reduce_float32_inner_sum_cuda hdml_copy_uint32_cuda")
+            self.assertIsNone(tune_plan.logged_kernels([], corpus, ["reduce"], "cuda"))
+            self.assertIsNone(tune_plan.logged_kernels([rec], corpus, ["reduce", "scan"], "cuda"))  # s1 unmeasured
+            moved = dict(rec, candidate={"reduce.a": 4}, kernels="hdml_reduce_float32_inner_sum_lanes_cuda")
+            self.assertEqual(tune_plan.logged_kernels([moved, rec], corpus, ["reduce"], "cuda"),
+                             {"c1": [("hdml_reduce_float32_inner_sum", "reduce"), ("hdml_copy_uint32", "copy")]})
+
+    def test_thresholds_ride_as_overlays_on_the_library_of_their_generator_numbers(self):
+        cases = {"c1": [("hdml_reduce_float32_inner_sum", "reduce"), ("hdml_copy_uint32", "copy")]}
+        libraries, entries, overlays = tune_plan.pack(
+            [{}, {"dispatch.reduce_x": 50}, {"reduce.a": 4}, {"reduce.a": 4, "dispatch.reduce_x": 50}], cases)
+        self.assertEqual(len(libraries), 2)  # defaults, and reduce.a = 4
+        self.assertEqual(libraries["defaults"], {})
+        moved = tune_plan.candidate_id({"reduce.a": 4})
+        self.assertEqual(libraries[moved], {"hdml_reduce_float32_inner_sum": {"a": 4}})
+        self.assertEqual([e["lib"] for e in entries], ["defaults", "defaults", moved, moved])
+        self.assertEqual([e.get("dispatch") is not None for e in entries], [False, True, False, True])
+        self.assertEqual(sorted(overlays.values(), key=str), [{"reduce_x": 50}, {"reduce_x": 50}])
+        self.assertEqual(len({e["id"] for e in entries}), 4)
 
 
 class BuildTest(unittest.TestCase):
@@ -169,7 +257,7 @@ class SmokeTuneTest(unittest.TestCase):
                                      "--work", os.path.join(d, "work"), "--passes", "2", "--repeats", "2"],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
-            self.assertIn("| family | case | defaults (ms) | smoke (ms) | speed-up |", result.stdout)  # or "no candidate beat"
+            self.assertIn("| families | case | defaults (ms) | smoke (ms) | speed-up |", result.stdout)  # or "no candidate beat"
             records = tune_log.read(os.path.join(d, "work", "log.jsonl"))
             # The defaults and the four one-step moves of copy's two numbers, every case, both passes.
             candidates = {tune_log.candidate_key(r["candidate"]) for r in records}

@@ -4,7 +4,13 @@ writing (a torn last line is skipped) and a rerun skips what is measured.
 
 A record: {"platform", "machine", "family", "candidate": {name: value, ...}
 (the numbers that differ from the defaults; {} is the defaults), "case",
-"bytes", "seconds": [one per repeat], "pass": n (measure's pass)}."""
+"bytes", "seconds": [one per repeat], "pass": n (measure's pass), "boot": the
+machine's boot id, "kernels": what the case called}.
+
+Timings compare only within one boot of one machine: another node of the same
+model, or the same one after a reboot, can differ by more than a candidate
+gains. So a rerun resumes only what this boot measured, and apply judges the
+latest boot's measurements."""
 import json
 import statistics
 
@@ -32,6 +38,24 @@ def read(path):
 
 def candidate_key(candidate):
     return tuple(sorted(candidate.items()))
+
+
+def boot_id():
+    """This boot of this machine (Linux), or None where it cannot be read."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def latest_boot(records):
+    """The records of the boot that wrote the last record: one session of
+    measurements that compare with each other."""
+    if not records:
+        return []
+    boot = records[-1].get("boot")
+    return [r for r in records if r.get("boot") == boot]
 
 
 def measured(records):

@@ -1,5 +1,6 @@
 """measure: every candidate of a plan's DIR through the real runtime path
-(hdml-tune-bench against the candidate's libhdml), candidates interleaved pass
+(hdml-tune-bench on the platform's device against the candidate's libhdml,
+with its thresholds as the HDML_DISPATCH_<PLATFORM> overlay), candidates interleaved pass
 after pass, each measurement appended to DIR/log.jsonl as it finishes. Needs
 no compiler, Halide or CMake. A rerun skips the (candidate, pass) pairs the
 log holds; Ctrl-C loses only the measurement in flight."""
@@ -11,9 +12,12 @@ import sys
 import time
 
 from . import log as tune_log
+from .apply import families_of_candidate
 
 
-def machine():
+def machine(device="cpu"):
+    """This machine in words: host name, CPU model and count, and the GPU a
+    GPU device times on."""
     model = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
@@ -23,7 +27,15 @@ def machine():
                     break
     except OSError:
         pass
-    return "%s, %s, %d CPUs" % (host.node(), model, os.cpu_count() or 0)
+    who = "%s, %s, %d CPUs" % (host.node(), model, os.cpu_count() or 0)
+    if device == "cuda":
+        try:
+            gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "--id=0"],
+                                 capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            gpu = ""
+        who = "%s, %s" % (gpu or "unknown GPU", who)
+    return who
 
 
 class Progress:
@@ -49,30 +61,46 @@ class Progress:
         self.stream.flush()
 
 
+def todo(candidates, records, passes, boot):
+    """The (pass, candidate) pairs left to measure on this boot, candidates
+    interleaved pass after pass, each pass in a rotated order."""
+    done = {(tune_log.candidate_key(r["candidate"]), r.get("pass")) for r in records if r.get("boot") == boot}
+    work = []
+    for p in range(passes):
+        shift = p % len(candidates)
+        for c in candidates[shift:] + candidates[:shift]:
+            if (tune_log.candidate_key(c["candidate"]), p) not in done:
+                work.append((p, c))
+    return work
+
+
 def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
     """Measures DIR's candidates; returns the log's path. `deadline` (a time.time())
     stops later passes, never the first."""
     with open(os.path.join(out_dir, "manifest.json")) as f:
         manifest = json.load(f)
     log_path = os.path.join(out_dir, "log.jsonl")
-    done = {(tune_log.candidate_key(r["candidate"]), r.get("pass")) for r in tune_log.read(log_path)}
-    who = machine()
-    work = []
-    for p in range(passes):
-        order = manifest["candidates"][p % len(manifest["candidates"]):] + manifest["candidates"][:p % len(manifest["candidates"])]
-        for c in order:
-            if (tune_log.candidate_key(c["candidate"]), p) not in done:
-                work.append((p, c))
+    boot = tune_log.boot_id()
+    work = todo(manifest["candidates"], tune_log.read(log_path), passes, boot)
+    who = machine(manifest.get("device", "cpu"))
     progress = Progress(len(work))
     harness = os.path.join(out_dir, "bin", "hdml-tune-bench")
     for p, c in work:
         if deadline is not None and time.time() > deadline and p > 0:
             break  # past the deadline, but every candidate gets its first pass
-        lib_path = [os.path.join(os.path.realpath(out_dir), c["id"])] + \
+        lib_path = [os.path.join(os.path.realpath(out_dir), "lib", c["lib"])] + \
             [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
         env = dict(os.environ, LD_LIBRARY_PATH=":".join(lib_path))
-        cmd = [harness, os.path.join(out_dir, "corpus.json"), "--repeats", str(repeats),
-               "--min-seconds", str(min_seconds)] + sum((["--family", f] for f in manifest["families"]), [])
+        overlay = "HDML_DISPATCH_" + manifest["platform"].upper()
+        env.pop(overlay, None)  # a candidate's thresholds are its own overlay, or the built-in ones
+        if "dispatch" in c:
+            env[overlay] = os.path.join(os.path.realpath(out_dir), c["dispatch"])
+        # A candidate runs the cases of the families it changes; the defaults, all.
+        families = [f for f in manifest["families"]
+                    if not c["candidate"] or f in families_of_candidate(c["candidate"])] or manifest["families"]
+        cmd = [harness, os.path.join(out_dir, "corpus.json"), "--device", manifest["device"],
+               "--repeats", str(repeats), "--min-seconds", str(min_seconds)] + \
+            sum((["--family", f] for f in families), [])
         result = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError("candidate %s: %s" % (c["id"], result.stderr.strip()))
@@ -81,7 +109,7 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
             r = json.loads(line)
             records.append({"platform": manifest["platform"], "machine": who, "family": r["family"],
                             "candidate": c["candidate"], "case": r["case"], "bytes": r["bytes"],
-                            "seconds": r["seconds"], "pass": p})
+                            "seconds": r["seconds"], "kernels": r["kernels"], "pass": p, "boot": boot})
         tune_log.append(log_path, *records)  # a candidate's pass lands whole, or (interrupted) not at all
         progress.step("%s pass %d" % (c["id"], p))
     return log_path

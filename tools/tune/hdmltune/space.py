@@ -6,6 +6,21 @@ import json
 # A number is named "<scope>.<key>": a generator's GeneratorParam ("reduce.accumulators")
 # or a run-time threshold ("dispatch.reduce_row_lanes_max_row").
 
+DEVICES = ("cpu", "cuda", "d3d12")
+# The families a threshold's choice serves, by its name's prefix: REDUCE's
+# variant list picks the arg_reduce kernels too.
+THRESHOLD_FAMILIES = {"reduce": ("reduce", "arg_reduce"), "scan": ("scan",), "gather": ("gather",),
+                      "copy": ("copy",)}
+
+
+def families_of(name):
+    """The families whose cases a number changes: its generator, or for a
+    threshold the families its prefix serves."""
+    scope, key = name.split(".", 1)
+    if scope != "dispatch":
+        return (scope,)
+    return THRESHOLD_FAMILIES.get(key.split("_", 1)[0], ())
+
 
 class SpaceError(Exception):
     pass
@@ -29,6 +44,13 @@ class Space:
     def __init__(self, space_json, params_json, origin="space"):
         self.origin = origin
         self.platform = space_json.get("platform")
+        self.device = space_json.get("device")
+        if self.device not in DEVICES:
+            raise SpaceError("%s: \"device\" must be one of %s (the device hdml-tune-bench times on)"
+                             % (origin, ", ".join(DEVICES)))
+        self.corpus = space_json.get("corpus")
+        if not isinstance(self.corpus, str) or "/" in self.corpus:
+            raise SpaceError("%s: \"corpus\" must name a file beside it (the cases measured)" % origin)
         if not isinstance(space_json.get("params"), dict):
             raise SpaceError("%s: no \"params\" object" % origin)
         self.values = {}
@@ -40,6 +62,9 @@ class Space:
                     raise SpaceError("%s: %s must list integers" % (origin, name))
                 if sorted(set(values)) != values:
                     raise SpaceError("%s: %s's values must be increasing and distinct" % (origin, name))
+                if scope == "dispatch" and not families_of(name):
+                    raise SpaceError("%s: %s serves no family: a threshold's name starts with one of %s"
+                                     % (origin, name, ", ".join(sorted(THRESHOLD_FAMILIES))))
                 self.values[name] = values
         self.constraints = space_json.get("constraints", [])
         for c in self.constraints:
@@ -68,8 +93,7 @@ class Space:
         return sorted({name.split(".", 1)[0] for name in self.values})
 
     def names(self, families=None):
-        return [n for n in self.values if families is None or n.split(".", 1)[0] in families
-                or (n.startswith("dispatch.") and any(n[len("dispatch."):].startswith(f + "_") for f in families))]
+        return [n for n in self.values if families is None or any(f in families for f in families_of(n))]
 
     def violations(self, assignment):
         """The constraints `assignment` (name -> value, the defaults filling the rest) breaks, as text."""
