@@ -3,7 +3,7 @@
 with its thresholds as the HDML_DISPATCH_<PLATFORM> overlay), candidates interleaved pass
 after pass, each measurement appended to DIR/log.jsonl as it finishes. Needs
 no compiler, Halide or CMake. A rerun skips the (candidate, pass) pairs the
-log holds; Ctrl-C loses only the measurement in flight."""
+log holds from this boot; Ctrl-C loses only the measurement in flight."""
 import json
 import os
 import platform as host
