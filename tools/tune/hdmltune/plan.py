@@ -106,7 +106,9 @@ def build_libraries(build, libraries, platform, out_dir):
     with open(spec_path, "w") as f:
         json.dump(spec, f, indent=1, sort_keys=True)
     try:
-        subprocess.run(["cmake", "-DHDML_TUNE_CANDIDATES=" + spec_path, build], check=True, capture_output=True)
+        configure = subprocess.run(["cmake", "-DHDML_TUNE_CANDIDATES=" + spec_path, build], capture_output=True, text=True)
+        if configure.returncode != 0:
+            raise RuntimeError("configuring %s with the candidates failed: %s" % (build, configure.stderr.strip()[-2000:]))
         subprocess.run(["cmake", "--build", build, "--target", "hdml_tune_candidates"], check=True)
     finally:  # leave the host build as it was
         subprocess.run(["cmake", "-DHDML_TUNE_CANDIDATES=", build], check=True, capture_output=True)
