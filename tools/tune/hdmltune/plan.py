@@ -118,10 +118,10 @@ def build_libraries(build, libraries, platform, out_dir):
         shutil.copyfile(os.path.join(build, "tune", lib_id, "libhdml.so.0"), os.path.join(lib_dir, "libhdml.so.0"))
 
 
-def plan(space, start, families, build, source_corpus, out_dir, log=print, records=()):
+def plan(space, start, families, build, source_corpus, out_dir, log=print, records=(), thresholds=True):
     """Writes DIR (manifest.json, corpus.json, bin/, lib/<id>/libhdml.so.0,
     dispatch/<id>.json) for the candidates around `start` (`records`: DIR's
-    log so far); returns them."""
+    log so far; `thresholds`: whether threshold moves are candidates); returns them."""
     if space.platform not in BUILT_HERE:
         raise ValueError("plan builds x86 and cuda candidates; %s is not planned yet" % space.platform)
     os.makedirs(out_dir, exist_ok=True)
@@ -145,6 +145,8 @@ def plan(space, start, families, build, source_corpus, out_dir, log=print, recor
             if family not in called:
                 log("plan: no corpus case calls a %s kernel; its numbers are left as they are" % family)
         names = [n for n in space.names(families) if n.split(".", 1)[0] in called or n.startswith("dispatch.")]
+    if not thresholds:  # --no-thresholds: a round of generator numbers only
+        names = [n for n in names if not n.startswith("dispatch.")]
     candidates = [{}] + ([dict(space.key(start))] if space.key(start) else [])
     for moved in space.neighbours(start, names):
         if moved not in candidates:
