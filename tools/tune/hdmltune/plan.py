@@ -138,6 +138,8 @@ def plan(space, start, families, build, source_corpus, out_dir, log=print, recor
         log("plan: which kernels each case calls on the %s device is not known yet: this round holds the "
             "defaults and threshold moves only; run `hdml-tune measure DIR` there, then plan again" % space.platform)
         names = [n for n in space.names(families) if n.startswith("dispatch.")]
+        # Generator numbers cannot be built yet either, so not even the start's.
+        start = {n: v for n, v in start.items() if n.startswith("dispatch.")}
     else:
         # Only numbers of generators whose kernels the corpus calls can be measured.
         called = {g for kernels in cases.values() for _, g in kernels}
@@ -152,10 +154,10 @@ def plan(space, start, families, build, source_corpus, out_dir, log=print, recor
         if moved not in candidates:
             candidates.append(moved)
     libraries, entries, overlays = pack(candidates, cases or {})
-    for path, thresholds in overlays.items():
+    for path, moved in overlays.items():
         os.makedirs(os.path.join(out_dir, os.path.dirname(path)), exist_ok=True)
         with open(os.path.join(out_dir, path), "w") as f:
-            json.dump({"dispatch": thresholds}, f, indent=1, sort_keys=True)
+            json.dump({"dispatch": moved}, f, indent=1, sort_keys=True)
     log("plan: %d candidates (%d libraries) around %s (%s)"
         % (len(candidates), len(libraries), space.key(start) or "the current numbers", ", ".join(families)))
     build_libraries(build, libraries, space.platform, out_dir)
