@@ -58,11 +58,6 @@ def latest_boot(records):
     return [r for r in records if r.get("boot") == boot]
 
 
-def measured(records):
-    """(candidate key, case) pairs already in the log: what a rerun skips."""
-    return {(candidate_key(r["candidate"]), r["case"]) for r in records}
-
-
 def append(path, *records):
     """Appends records in one write (after a torn last line, on a line of their own)."""
     text = "".join(json.dumps(r, sort_keys=True) + "\n" for r in records)
