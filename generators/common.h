@@ -128,6 +128,24 @@ inline Halide::Expr is_finite_value(const Halide::Expr &v) {
     return magnitude_bits(v) < infinity_bits(v.type());
 }
 
+// -0.0 of a float type.
+inline Halide::Expr negative_zero(Halide::Type float_type) {
+    using namespace Halide;
+    const Type u = UInt(float_type.bits());
+    return reinterpret(float_type, cast(u, 1) << (float_type.bits() - 1));
+}
+
+// v's bits as an unsigned `sign_type` with v's sign in its top bit (the bits
+// themselves where the widths match: no instruction). The minimum over a row
+// has its top bit set exactly when every element's sign bit is set.
+inline Halide::Expr sign_at_top(const Halide::Expr &v, Halide::Type sign_type) {
+    using namespace Halide;
+    const int bits = v.type().bits(), to = sign_type.bits();
+    const Expr u = reinterpret(UInt(bits), v);
+    if (to == bits) return u;
+    return to < bits ? cast(sign_type, u >> (bits - to)) : cast(sign_type, u) << (to - bits);
+}
+
 // Natural log with IEEE 754 results where Halide 14's log (a polynomial for
 // normal positive numbers) is wrong: NaN stays NaN, x < 0 gives NaN, ±0 gives
 // -inf, +inf gives +inf, and subnormals are scaled into the normal range first.

@@ -77,9 +77,8 @@ bool less_ordered(float a, float b) {
 
 // One REDUCE function over `v`, in float32 arithmetic.
 float reduce_reference(DML_REDUCE_FUNCTION f, const std::vector<float> &v) {
-    // REDUCE's sums start at +0 (README: its partial sums do), so a sum of
-    // only -0.0 is +0.0; the scans below start at -0.0, the IEEE identity.
-    float acc = 0.0f;
+    // Sums start at -0.0, the IEEE identity: a sum of only -0.0 is -0.0.
+    float acc = -0.0f;
     switch (f) {
     case DML_REDUCE_FUNCTION_SUM:
     case DML_REDUCE_FUNCTION_AVERAGE:

@@ -64,6 +64,8 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Ha
                 .fuse(c, s.o, t)
                 .parallel(t)
                 .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            // Dense vector loads where columns are contiguous, not gathers.
+            partial.update().specialize(s.i_stride == 1);
             f.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
             f.update().reorder(s.i, ro, s.o).vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.o);
         }
