@@ -54,14 +54,14 @@ struct ReduceCase {
 };
 
 std::vector<float> run_float(DML_REDUCE_FUNCTION fn, std::vector<uint32_t> in_sizes, std::vector<float> values,
-                             std::vector<uint32_t> axes) {
+                             std::vector<uint32_t> axes, DML_TENSOR_DATA_TYPE type = F32) {
     ReduceCase c;
     c.fn = fn;
-    c.in = TestTensor(F32, in_sizes);
+    c.in = TestTensor(type, in_sizes);
     for (size_t k = 0; k < values.size(); ++k) c.in.set_float(k, values[k]);
     std::vector<uint32_t> out_sizes = in_sizes;
     for (uint32_t a : axes) out_sizes[a] = 1;
-    c.out = TestTensor(F32, out_sizes);
+    c.out = TestTensor(type, out_sizes);
     c.axes = axes;
     c.bind();
     Runner runner;
@@ -219,6 +219,32 @@ TEST_CASE("REDUCE documented choices: AVERAGE, L2, LOG_SUM, LOG_SUM_EXP, MIN/MAX
     CHECK(std::isnan(run_float(DML_REDUCE_FUNCTION_MIN, {1, 3}, {1, NAN, 3}, {1})[0]));
     CHECK(run_float(DML_REDUCE_FUNCTION_MAX, {1, 3}, {-INFINITY, -1, -INFINITY}, {1})[0] == -1.0f);
     CHECK(run_float(DML_REDUCE_FUNCTION_MIN, {1, 2}, {0.0f, -0.0f}, {1})[0] == 0.0f);
+}
+
+// IEEE sums start at -0.0: only -0.0s sum to -0.0; any +0.0, or terms that
+// cancel, give +0.0. Rows (inner), columns (outer) and all axes, float32 and float16.
+TEST_CASE("REDUCE SUM and AVERAGE keep the sign of zero", "[reduce]") {
+    auto signs = [](const std::vector<float> &v) {
+        std::vector<int> s;
+        for (float x : v) s.push_back(x != 0 ? 2 : std::signbit(x) ? -1 : 1);  // -1: -0, 1: +0
+        return s;
+    };
+    const float z = -0.0f;
+    // Rows {-0,-0,-0,-0}, {-0,+0,-0,-0}, {-1,+0,+1,-0};
+    // columns {-0,-0,-1}, {-0,+0,+0}, {-0,-0,+1}, {-0,-0,-0}.
+    const std::vector<float> grid = {z, z, z, z, z, 0.0f, z, z, -1, 0.0f, 1, z};
+    for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+        for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_AVERAGE}) {
+            INFO("type " << short_name(type) << ", function " << (int)fn);
+            CHECK(signs(run_float(fn, {3, 4}, grid, {1}, type)) == std::vector<int>{-1, 1, 1});
+            CHECK(signs(run_float(fn, {3, 4}, grid, {0}, type)) == std::vector<int>{2, 1, 2, -1});
+            CHECK(signs(run_float(fn, {3, 4}, grid, {0, 1}, type)) == std::vector<int>{1});
+            CHECK(signs(run_float(fn, {2, 3}, std::vector<float>(6, z), {0, 1}, type)) == std::vector<int>{-1});
+        }
+        // |x| and x*x of -0.0 are +0.0.
+        CHECK(signs(run_float(DML_REDUCE_FUNCTION_L1, {1, 3}, {z, z, z}, {1}, type)) == std::vector<int>{1});
+        CHECK(signs(run_float(DML_REDUCE_FUNCTION_SUM_SQUARE, {1, 3}, {z, z, z}, {1}, type)) == std::vector<int>{1});
+    }
 }
 
 // LOG_SUM_EXP's special values deep inside long rows and columns, where they
