@@ -106,12 +106,7 @@ public:
             // its identity, +0.0, so a sum of only -0.0 would be +0.0. A zero
             // sum of elements whose sign bits are all set (the top bit of the
             // minimum of sign_at_top) can only come from -0.0s: it is -0.0.
-            // The minimum is as wide as the data (one vector min) where
-            // partial results stay in registers, 8 bits where a CPU's outer
-            // layout streams them through memory (32 bits cost it 45%), and
-            // at least 32 on GPUs (the width warp shuffles move).
-            const bool gpu = get_target().has_gpu_feature();
-            const Type sign_t = gpu ? UInt(std::max(32, t.bits())) : layout == Layout::Outer ? UInt(8) : UInt(t.bits());
+            const Type sign_t = sum_sign_type(layout, get_target(), t);
             acc(i, o) = Tuple(cast(acc_t, 0), all_ones(sign_t));
             acc(i, o) = Tuple(acc(i, o)[0] + term, min(acc(i, o)[1], sign_at_top(x, sign_t)));
             const Expr all_signs_set = acc(i, o)[1] >= (cast(sign_t, 1) << (sign_t.bits() - 1));

@@ -114,6 +114,16 @@ inline bool merges_in_shuffles(const ReduceMapping &m, const Halide::Target &tar
     return true;
 }
 
+// The type of float sums' sign minimum (reduce_generator.cpp): as wide as the
+// data where partial results stay in registers (the bits themselves, one vector
+// min); 8 bits in a CPU's outer layout, whose partial rows stream through L1
+// (32 bits there cost SUM outer 45%); at least 32 on GPUs (warp shuffles' width).
+inline Halide::Type sum_sign_type(Layout layout, const Halide::Target &target, const Halide::Type &data) {
+    using namespace Halide;
+    if (target.has_gpu_feature()) return UInt(std::max(32, data.bits()));
+    return layout == Layout::Outer ? UInt(8) : UInt(data.bits());
+}
+
 // Elements per vector load of a vector_bytes kernel, checked: a whole number
 // of elements, at least two.
 inline int vector_lanes(const ReduceMapping &m, const Halide::Type &t) {
