@@ -94,13 +94,18 @@ inline Halide::Expr all_ones(Halide::Type t) {
     return Halide::cast(t, -1);
 }
 
+// The top bit of an unsigned type: a float's sign bit, read as its bits.
+inline Halide::Expr top_bit(Halide::Type u) {
+    return Halide::cast(u, 1) << (u.bits() - 1);
+}
+
 // An unsigned integer of the same width whose unsigned order matches the value
 // order of v (floats: IEEE total order for non-NaN values; -0 < +0).
 inline Halide::Expr order_key(const Halide::Expr &v) {
     using namespace Halide;
     const Type t = v.type();
     const Type u = UInt(t.bits());
-    const Expr top = cast(u, 1) << (t.bits() - 1);
+    const Expr top = top_bit(u);
     if (t.is_uint()) return v;
     if (t.is_int()) return reinterpret(u, v) ^ top;
     const Expr b = reinterpret(u, v);
@@ -112,7 +117,7 @@ inline Halide::Expr order_key(const Halide::Expr &v) {
 inline Halide::Expr magnitude_bits(const Halide::Expr &v) {
     using namespace Halide;
     const Type u = UInt(v.type().bits());
-    return reinterpret(u, v) & ~(cast(u, 1) << (v.type().bits() - 1));
+    return reinterpret(u, v) & ~top_bit(u);
 }
 inline Halide::Expr infinity_bits(Halide::Type float_type) {
     using namespace Halide;
@@ -128,11 +133,10 @@ inline Halide::Expr is_finite_value(const Halide::Expr &v) {
     return magnitude_bits(v) < infinity_bits(v.type());
 }
 
-// -0.0 of a float type.
+// -0.0 of a float type, the IEEE identity of float sums: written as bits, which
+// no floating-point rewrite of the simplifier can turn into +0.0.
 inline Halide::Expr negative_zero(Halide::Type float_type) {
-    using namespace Halide;
-    const Type u = UInt(float_type.bits());
-    return reinterpret(float_type, cast(u, 1) << (float_type.bits() - 1));
+    return Halide::reinterpret(float_type, top_bit(Halide::UInt(float_type.bits())));
 }
 
 // v's bits as an unsigned `sign_type` with v's sign in its top bit (the bits
@@ -158,7 +162,7 @@ inline Halide::Expr log_ieee(const Halide::Expr &x) {
     const Expr scaled = select(subnormal, x * constant(std::ldexp(1.0, mantissa + 1)), x);
     const Expr log_x = log(scaled) - select(subnormal, constant((mantissa + 1) * 0.6931471805599453), constant(0));
     const Expr quiet_nan = reinterpret(t, infinity_bits(t) | (cast(u, 1) << (mantissa - 1)));
-    const Expr minus_infinity = reinterpret(t, infinity_bits(t) | (cast(u, 1) << (t.bits() - 1)));
+    const Expr minus_infinity = reinterpret(t, infinity_bits(t) | top_bit(u));
     return select(is_nan_value(x), x, x < constant(0), quiet_nan, x == constant(0), minus_infinity,
                   is_finite_value(x), log_x, x);
 }
@@ -213,7 +217,7 @@ inline Halide::Expr narrow(const Halide::Expr &v, Halide::Type t) {
 inline Halide::Expr float_from_order_key(const Halide::Expr &k, Halide::Type float_type) {
     using namespace Halide;
     const Type u = k.type();
-    const Expr top = cast(u, 1) << (u.bits() - 1);
+    const Expr top = top_bit(u);
     return reinterpret(float_type, select((k & top) != 0, k & ~top, ~k));
 }
 

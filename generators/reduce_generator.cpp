@@ -109,7 +109,7 @@ public:
             const Type sign_t = sum_sign_type(layout, get_target(), t);
             acc(i, o) = Tuple(cast(acc_t, 0), all_ones(sign_t));
             acc(i, o) = Tuple(acc(i, o)[0] + term, min(acc(i, o)[1], sign_at_top(x, sign_t)));
-            const Expr all_signs_set = acc(i, o)[1] >= (cast(sign_t, 1) << (sign_t.bits() - 1));
+            const Expr all_signs_set = acc(i, o)[1] >= top_bit(sign_t);
             const Expr negative_zero_sum = element_map == 0 && acc(i, o)[0] == cast(acc_t, 0) && all_signs_set;
             result = select(negative_zero_sum, negative_zero(acc_t), acc(i, o)[0]);
             const Expr n = cast(acc_t, input.dim(1).extent());

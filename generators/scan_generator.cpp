@@ -60,7 +60,7 @@ public:
         const Type acc_t = t.is_float() ? Float(32) : UInt(t.bits());
         const bool sum = op == ScanOp::Sum;
         // -0.0 for float sums: the IEEE identity (-0 + -0 = -0; +0 would make every sum of -0s +0).
-        const Expr identity = sum && t.is_float() ? Internal::make_const(acc_t, -0.0) : cast(acc_t, sum ? 0 : 1);
+        const Expr identity = sum && t.is_float() ? negative_zero(acc_t) : cast(acc_t, sum ? 0 : 1);
         auto combine = [&](const Expr &a, const Expr &b) { return sum ? a + b : a * b; };
 
         Var i("i"), r("r"), o("o"), k("k"), c("c"), n("n"), nth("nth"), g("g"), j("j");
