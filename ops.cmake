@@ -120,6 +120,9 @@ endforeach ()
 # CUDA, many short rows: a few threads per row, several rows per block, one
 # kernel (RowMapping).
 hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)
+# CPUs, many short rows: each row reduced whole, a vector lane per row, rows
+# in tasks sized by bytes (RowMapping).
+hdml_reducing_kernels(PARAMS layout=inner rows=whole PLATFORMS x86 arm)
 # CUDA, inner rows whose lanes (a warp per row merging its chunks, or the
 # lanes variant's few per row) merge through a warp-shuffle butterfly
 # (lane_merge=shuffles): accumulators of at most 32 bits, so every function of

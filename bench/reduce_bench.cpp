@@ -1,5 +1,6 @@
 // REDUCE benchmarks: SUM, MAX and LOG_SUM_EXP in fp32 and fp16, reducing the
-// innermost, outermost, a middle and all axes, at 4 KiB, 4 MiB and 256 MiB,
+// innermost (rows of 1024, 64 and 16), outermost, a middle and all axes, at
+// 4 KiB, 4 MiB and 256 MiB,
 // for hdml, oneDNN's reduction primitive and Eigen's Tensor reductions, plus
 // the machine's read bandwidth measured in the same run.
 //
@@ -17,8 +18,9 @@
 
 namespace {
 
-enum Layout { kInner, kOuter, kMiddle, kAll };
-const char *kLayoutNames[] = {"inner", "outer", "middle", "all"};
+// rows16 / rows64: the innermost axis of many short rows (a softmax-style reduction).
+enum Layout { kInner, kOuter, kMiddle, kAll, kRows16, kRows64 };
+const char *kLayoutNames[] = {"inner", "outer", "middle", "all", "rows16", "rows64"};
 enum Function { kSum, kMax, kLogSumExp };
 const char *kFunctionNames[] = {"sum", "max", "log_sum_exp"};
 
@@ -46,6 +48,8 @@ Problem make_problem(Layout layout, uint64_t n) {
     case kInner: return {{(uint32_t)(n / row), row}, {1}};
     case kOuter: return {{(uint32_t)(n / row), row}, {0}};
     case kMiddle: return {{16, (uint32_t)(n / (16 * 64)), 64}, {1}};
+    case kRows16: return {{(uint32_t)(n / 16), 16}, {1}};
+    case kRows64: return {{(uint32_t)(n / 64), 64}, {1}};
     default: return {{(uint32_t)n}, {0}};
     }
 }
@@ -164,7 +168,7 @@ void register_all() {
         register_read_bandwidth(size.first, size.second);
         for (int fn = kSum; fn <= kLogSumExp; ++fn) {
             for (bool half : {false, true}) {
-                for (int layout = kInner; layout <= kAll; ++layout) {
+                for (int layout = kInner; layout <= kRows64; ++layout) {
                     const std::string name = std::string("reduce/") + kFunctionNames[fn] + "/" + (half ? "f16" : "f32") +
                                              "/" + kLayoutNames[layout] + "/" + size.first + "/";
                     const auto l = (Layout)layout;

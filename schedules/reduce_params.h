@@ -28,15 +28,18 @@ inline const std::map<std::string, ColumnMapping> &column_mapping_names() {
     return names;
 }
 
-// GPU, inner layout: how a row's reduction maps onto threads.
-//  - split: the row is cut into chunks, a GPU block per (row, chunk), and the
-//    output kernel merges a row's chunk partials (a warp per row);
-//  - lanes: gpu_row_lanes threads per row read the row itself in the output
-//    kernel, several rows per block: one kernel, no partials (many short rows).
-enum class RowMapping { Split, Lanes };
+// Inner layout: how a row's reduction maps onto threads.
+//  - split: the row is cut into chunks, a GPU block (CPU: a vectorised block)
+//    per (row, chunk), and a second step merges a row's chunk partials;
+//  - lanes (GPU): gpu_row_lanes threads per row read the row itself in the
+//    output kernel, several rows per block: one kernel, no partials (many short rows);
+//  - whole (CPU): each row reduced whole by a vector lane of its own, no
+//    chunks, rows in parallel tasks of task_bytes: many short rows.
+enum class RowMapping { Split, Lanes, Whole };
 
 inline const std::map<std::string, RowMapping> &row_mapping_names() {
-    static const std::map<std::string, RowMapping> names = {{"split", RowMapping::Split}, {"lanes", RowMapping::Lanes}};
+    static const std::map<std::string, RowMapping> names = {
+        {"split", RowMapping::Split}, {"lanes", RowMapping::Lanes}, {"whole", RowMapping::Whole}};
     return names;
 }
 
@@ -64,6 +67,8 @@ struct ReduceTuning {
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
     Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
+    // CPU, RowMapping::Whole: input bytes per parallel task.
+    Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
     // GPU: threads per block; independent loads in flight per thread; blocks
     // (inner) or threads (outer) to aim for; most blocks per row (inner) and
     // runs per column (outer), since the output kernel merges them.

@@ -22,6 +22,7 @@ namespace hdml {
 inline void schedule_reduce_gpu(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
                                 const Halide::Target &target) {
     using namespace Halide;
+    _halide_user_assert(m.rows != RowMapping::Whole) << "rows=whole is a CPU mapping";
     const bool inner = s.layout == Layout::Inner;
     const GpuChunking chunking = gpu_reduce_chunking(s.layout, s.i_extent, s.r_extent, s.o_extent, p);
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o, merges_in_shuffles(m, target, s.layout, s.reductions)};
@@ -54,7 +55,7 @@ inline void schedule_reduce(ReduceStages &s, const ReduceMapping &m, const Reduc
     if (target.has_gpu_feature()) {
         schedule_reduce_gpu(s, m, p, target);
     } else {
-        schedule_reduce_cpu(s, p, target);
+        schedule_reduce_cpu(s, m, p, target);
     }
 }
 

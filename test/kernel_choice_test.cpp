@@ -101,15 +101,24 @@ const auto I8 = DML_TENSOR_DATA_TYPE_INT8;
 
 }  // namespace
 
-TEST_CASE("CPU devices take the plain kernel of each shape's layout") {
+TEST_CASE("CPU devices take the plain kernel of each shape's layout, and rows=whole for many short rows") {
     if (test_on_cuda()) return;
     Runner r;
     const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {1024, 64}, {0}) == "hdml_reduce_float32_outer_sum" + p);
-    // Reduced axes 0 and 2 are no single strided run: packed by the copy kernel first.
+    // Reduced axes 0 and 2 are no single strided run: packed by the copy kernel
+    // first; its 16 rows of 256 are longer than reduce_whole_rows_max_row (64).
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {8, 16, 32}, {0, 2}) ==
           "hdml_copy_uint32" + p + " hdml_reduce_float32_inner_sum" + p);
+    // Rows of at most reduce_whole_rows_max_row, at least a vector (16) of them:
+    // each row reduced whole by a vector lane.
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {15, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {4096, 2}, {1}) ==
+          "hdml_reduce_float16_inner_log_sum_exp_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, I8, {100, 3, 7}, {2}) == "hdml_arg_reduce_int8_inner_rows_whole" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {64, 1024}, {1}) == "hdml_reduce_float16_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {1024, 64}, {0}) ==
           "hdml_reduce_float32_outer_log_sum_exp" + p);
@@ -171,6 +180,17 @@ TEST_CASE("A dispatch overlay changes the choice at device creation, without a r
     Runner r;
     // A thread per row now, and 64 outputs are few enough for the warp-merge columns.
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 16}, {1}) == "hdml_reduce_float32_outer_sum_cols_warp_merge_cuda");
+    std::remove(path.c_str());
+}
+
+TEST_CASE("A dispatch overlay moves the CPU's short-row threshold, without a rebuild") {
+    if (test_on_cuda()) return;
+    const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
+    const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_max_row": 1024}})");
+    ScopedEnv env(platform_variable(), path);
+    Runner r;
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1025}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     std::remove(path.c_str());
 }
 

@@ -172,7 +172,9 @@ void run_random_case(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, const st
     INFO(hdmlGetLastErrorMessage());
     REQUIRE(created == S_OK);
     const TestTensor before = c.out;
-    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+    const HRESULT executed = runner.execute({c.in.binding()}, {c.out.binding()});
+    INFO(hdmlGetLastErrorMessage());
+    REQUIRE(executed == S_OK);
     check_case(c, before, mask, label);
 }
 
@@ -356,6 +358,32 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
                 for (uint32_t mask = 1; mask < (1u << sizes.size()); ++mask) {
                     run_random_case(fn, type, sizes, mask, rng);
                 }
+            }
+        }
+    }
+}
+
+// Many short rows: on CPUs the rows=whole kernels (rows of at most
+// reduce_whole_rows_max_row = 64, at least 16 of them: a vector lane per row,
+// tasks of task_bytes whose last vector of rows shifts back over rows already
+// done). Exactly a vector of rows (16), a vector and a tail (17, 37), fewer
+// than a vector (15: the plain kernel), many tasks with tails (20011 rows of 2
+// and 3001 of 16), rows of 64 and 65 (either side of the threshold), rows 2 or
+// 3 elements apart and rows padded apart; every function and type. Run on every device.
+TEST_CASE("REDUCE many short rows: every function and type, rows strided and padded", "[reduce][random]") {
+    std::mt19937 rng(test_seed() + 5);
+    struct Shape {
+        std::vector<uint32_t> sizes, strides;
+    };
+    const std::vector<Shape> shapes = {{{16, 3}, {3, 1}},      {{17, 5}, {7, 1}},       {{37, 7}, {14, 2}},
+                                       {{15, 7}, {7, 1}},      {{20011, 2}, {2, 1}},   {{3001, 16}, {48, 3}},
+                                       {{1000, 64}, {64, 1}},  {{1000, 65}, {70, 1}},  {{2, 40, 9}, {1000, 20, 2}}};
+    for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
+        const auto fn = (DML_REDUCE_FUNCTION)f;
+        for (DML_TENSOR_DATA_TYPE type : supported_types(fn)) {
+            for (const Shape &shape : shapes) {
+                const uint32_t last = 1u << (shape.sizes.size() - 1);
+                run_random_case(fn, type, shape.sizes, last, rng, shape.strides);
             }
         }
     }

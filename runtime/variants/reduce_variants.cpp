@@ -105,6 +105,25 @@ std::string inner_shuffles(const ReduceQuery &q) {
     return q.shape.outer_layout ? "outer layout" : shuffles(q);
 }
 
+// rows=whole kernels reduce whole vectors of rows, a task's last vector
+// shifted back over rows already done: a call needs a vector of rows, at most
+// 16 (AVX-512's float32 lanes).
+constexpr int64_t kWholeRowsMinRows = 16;
+
+std::string whole_rows(const ReduceQuery &q) {
+    const ReduceShape &s = q.shape;
+    if (s.outer_layout) return "outer layout";
+    if (s.o.extent < kWholeRowsMinRows) {
+        return format("%lld rows per call, fewer than a vector of rows (%lld)", (long long)s.o.extent,
+                      (long long)kWholeRowsMinRows);
+    }
+    if (s.r.extent > q.limits->reduce_whole_rows_max_row) {
+        return format("rows of %lld, longer than reduce_whole_rows_max_row %lld", (long long)s.r.extent,
+                      (long long)q.limits->reduce_whole_rows_max_row);
+    }
+    return "";
+}
+
 const ReduceVariant kReduceVariants[] = {
     // CUDA, many short rows: a few lanes per row, several rows per block.
     {"rows=lanes lane_merge=shuffles", kOnCuda, P{}.with(param::rows::lanes).with(param::lane_merge::shuffles), false, 0,
@@ -119,6 +138,8 @@ const ReduceVariant kReduceVariants[] = {
     {"columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), false, 0, warp_merge},
     // CUDA, other inner rows: the split kernel, its lanes merging through shuffles.
     {"lane_merge=shuffles", kOnCuda, P{}.with(param::lane_merge::shuffles), false, 0, inner_shuffles},
+    // CPUs, many short rows: each row reduced whole, a vector lane per row.
+    {"rows=whole", kOnCpu, P{}.with(param::rows::whole), false, 0, whole_rows},
     // Every shape: the plain kernel of the shape's layout.
     {"plain", kOnAll, P{}, false, 0, serves_all<ReduceQuery>},
 };

@@ -20,6 +20,7 @@ namespace hdml {
     X(reduce_thread_per_row_min_rows)   /* ... fewest rows per call */                                          \
     X(reduce_whole_columns_min_outputs) /* CUDA: fewest columns (outputs) per call for whole columns */         \
     X(reduce_warp_merge_max_outputs)    /* CUDA: most columns per call for warp merge */                        \
+    X(reduce_whole_rows_max_row)        /* CPU: longest inner row reduced whole (rows=whole, no blocks) */      \
     X(scan_staged_min_line)             /* CUDA: shortest inner line staged in shared-memory segments */        \
     X(scan_columns_min_columns)         /* CUDA: fewest columns per call for the column walk */                 \
     X(scan_line_walk_min_line)          /* CUDA: shortest inner line for the line walk */                       \

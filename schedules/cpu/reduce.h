@@ -7,9 +7,41 @@
 
 namespace hdml {
 
-inline void schedule_reduce_cpu(ReduceStages &s, const ReduceTuning &p, const Halide::Target &target) {
+// Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
+// and horizontal sums would cost more than its elements, so each row gets a
+// vector lane of its own and walks its elements (one gathered element per
+// lane and step), its result in a register. Rows go to parallel tasks of about
+// task_bytes of input; a task's last vector of rows shifts back over rows
+// already done, so calls need at least a vector of rows (the runtime's
+// reduce_whole_rows_min_rows).
+inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
+    using namespace Halide;
+    _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
+    _halide_user_assert(p.task_bytes >= 1) << "task_bytes must be at least 1";
+    Var oo("oo"), oi("oi"), ov("ov");
+    const Expr row_bytes = clamp(s.r_extent, 1, p.task_bytes) * s.input_type.bytes();  // no int32 overflow
+    const Expr vectors_per_task = max(p.task_bytes / row_bytes / lanes, 1);
+    // i has extent 1 in the inner layout: outside, so the rows' loop is the innermost.
+    s.output.reorder(s.o, s.i);
+    if (s.word) s.output.reorder(s.o, s.i, *s.word);  // outermost: 64-bit indices' words are passes of their own
+    s.output.split(s.o, oi, ov, lanes, TailStrategy::ShiftInwards)
+        .vectorize(ov)
+        .split(oi, oo, oi, vectors_per_task, TailStrategy::GuardWithIf)
+        .parallel(oo);
+    for (Func f : s.reductions) {
+        f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
+        f.update().reorder(s.o, s.i, s.r.x).vectorize(s.o);
+    }
+}
+
+inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
+                                const Halide::Target &target) {
     using namespace Halide;
     const int lanes = target.natural_vector_size(s.input_type.bits() > 32 ? s.input_type : Float(32));
+    _halide_user_assert(m.rows != RowMapping::Lanes && m.columns == ColumnMapping::Split && m.vector_bytes == 0 &&
+                        m.lane_merge == LaneMerge::Shared)
+        << "rows=lanes, columns=, vector_bytes and lane_merge are GPU mappings";
+    if (m.rows == RowMapping::Whole) return schedule_whole_rows_cpu(s, p, lanes);
     Var oo("oo"), oi("oi"), t("t"), u("u"), uo("uo"), ui("ui");
     if (s.word) s.output.reorder(s.i, s.o, *s.word);  // outermost: the words are the loops below, twice
 
