@@ -32,7 +32,7 @@ void set_builtin_cuda(DispatchThresholds *t) {
 }
 
 int64_t *field(DispatchThresholds *t, const std::string &name) {
-#define HDML_LOOKUP(field_name) \
+#define HDML_LOOKUP(field_name, platform) \
     if (name == #field_name) return &t->field_name;
     HDML_DISPATCH_THRESHOLDS(HDML_LOOKUP)
 #undef HDML_LOOKUP
@@ -84,16 +84,16 @@ HRESULT load_thresholds(const char *platform, DispatchThresholds *t) {
         if (!file) return invalid_arg(format("%s names %s, which cannot be read.", variable.c_str(), path));
         HDML_RETURN_IF_FAILED(overlay_thresholds(text.str(), format("%s (%s)", path, variable.c_str()), t));
     }
-    // Every threshold today chooses between CUDA variants: all must be set there.
-    if (std::strcmp(platform, "cuda") == 0) {
-#define HDML_REQUIRE(name)                                                                                   \
-    if (t->name < 0) {                                                                                       \
-        return invalid_arg("The cuda dispatch threshold " #name " is not set (schedules/params/cuda.json's " \
-                           "\"dispatch\").");                                                               \
+    // Each platform kind's thresholds must be set by its params file.
+    const char *kind = std::strcmp(platform, "cuda") == 0 ? "cuda" : "cpu";
+#define HDML_REQUIRE(name, of)                                                                                  \
+    if (std::strcmp(kind, #of) == 0 && t->name < 0) {                                                           \
+        return invalid_arg(format("The %s dispatch threshold " #name " is not set (schedules/params/%s.json's " \
+                                  "\"dispatch\").",                                                             \
+                                  platform, platform));                                                         \
     }
-        HDML_DISPATCH_THRESHOLDS(HDML_REQUIRE)
+    HDML_DISPATCH_THRESHOLDS(HDML_REQUIRE)
 #undef HDML_REQUIRE
-    }
     return S_OK;
 }
 

@@ -12,22 +12,24 @@
 
 namespace hdml {
 
-#define HDML_DISPATCH_THRESHOLDS(X)                                                                             \
-    X(reduce_row_lanes_min_row)         /* CUDA: shortest row the lanes variant takes */                        \
-    X(reduce_row_lanes_max_row)         /* ... and longest */                                                   \
-    X(reduce_row_lanes_min_rows)        /* ... fewest rows per call */                                          \
-    X(reduce_thread_per_row_max)        /* CUDA: longest row reduced by a thread of the outer kernel */         \
-    X(reduce_thread_per_row_min_rows)   /* ... fewest rows per call */                                          \
-    X(reduce_whole_columns_min_outputs) /* CUDA: fewest columns (outputs) per call for whole columns */         \
-    X(reduce_warp_merge_max_outputs)    /* CUDA: most columns per call for warp merge */                        \
-    X(reduce_whole_rows_max_row)        /* CPU: longest inner row reduced whole (rows=whole, no blocks) */      \
-    X(scan_staged_min_line)             /* CUDA: shortest inner line staged in shared-memory segments */        \
-    X(scan_columns_min_columns)         /* CUDA: fewest columns per call for the column walk */                 \
-    X(scan_line_walk_min_line)          /* CUDA: shortest inner line for the line walk */                       \
-    X(scan_line_walk_min_lines)         /* ... fewest lines per call */
+// X(name, platform): each threshold chooses between the variants of one platform
+// kind (cuda, or cpu: x86 and arm), whose params file must set it.
+#define HDML_DISPATCH_THRESHOLDS(X)                                                                            \
+    X(reduce_row_lanes_min_row, cuda)          /* CUDA: shortest row the lanes variant takes */                \
+    X(reduce_row_lanes_max_row, cuda)          /* ... and longest */                                           \
+    X(reduce_row_lanes_min_rows, cuda)         /* ... fewest rows per call */                                  \
+    X(reduce_thread_per_row_max, cuda)         /* CUDA: longest row reduced by a thread of the outer kernel */ \
+    X(reduce_thread_per_row_min_rows, cuda)    /* ... fewest rows per call */                                  \
+    X(reduce_whole_columns_min_outputs, cuda)  /* CUDA: fewest columns (outputs) per call for whole columns */ \
+    X(reduce_warp_merge_max_outputs, cuda)     /* CUDA: most columns per call for warp merge */                \
+    X(reduce_whole_rows_max_row, cpu)          /* CPUs: longest inner row reduced whole (rows=whole) */        \
+    X(scan_staged_min_line, cuda)              /* CUDA: shortest inner line staged in shared memory */         \
+    X(scan_columns_min_columns, cuda)          /* CUDA: fewest columns per call for the column walk */         \
+    X(scan_line_walk_min_line, cuda)           /* CUDA: shortest inner line for the line walk */               \
+    X(scan_line_walk_min_lines, cuda)          /* ... fewest lines per call */
 
 struct DispatchThresholds {
-#define HDML_FIELD(name) int64_t name = -1;  // -1: not set for this platform
+#define HDML_FIELD(name, platform) int64_t name = -1;  // -1: not set for this platform
     HDML_DISPATCH_THRESHOLDS(HDML_FIELD)
 #undef HDML_FIELD
 };
