@@ -66,9 +66,10 @@ struct Target {
     }
 };
 
-// A contiguous tensor: random bytes (float32: values in [0.5, 1.5), so sums and
-// products stay finite; any bit pattern is a valid float16 or integer anyway),
-// mirrored into device memory on CUDA.
+// A contiguous tensor: random bytes (floats: values in [0.5, 1.5), so sums and
+// products stay finite and no NaN, infinity or subnormal costs a CPU's
+// microcode assist; any bit pattern is a valid integer), mirrored into device
+// memory on CUDA.
 struct Tensor {
     std::vector<uint32_t> sizes;
     DML_BUFFER_TENSOR_DESC buffer{};
@@ -91,6 +92,15 @@ struct Tensor {
                 std::memcpy(&bits, &bytes[k], 4);
                 const float v = 0.5f + float(bits >> 9) * (1.0f / 8388608.0f);
                 std::memcpy(&bytes[k], &v, 4);
+            }
+        }
+        if (t.type == DML_TENSOR_DATA_TYPE_FLOAT16) {
+            for (size_t k = 0; k + 2 <= bytes.size(); k += 2) {
+                uint16_t bits;
+                std::memcpy(&bits, &bytes[k], 2);
+                // [0.5, 1): exponent 0x3800, any mantissa; [1, 1.5): 0x3C00, mantissa below 0x200.
+                const uint16_t half = (bits & 0x8000) ? uint16_t(0x3800 | (bits & 0x3FF)) : uint16_t(0x3C00 | (bits & 0x1FF));
+                std::memcpy(&bytes[k], &half, 2);
             }
         }
         describe(t);
