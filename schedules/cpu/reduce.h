@@ -9,11 +9,11 @@ namespace hdml {
 
 // Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
 // and horizontal sums would cost more than its elements, so each row gets a
-// vector lane of its own and walks its elements (one gathered element per
-// lane and step), its result in a register. Rows go to parallel tasks of about
-// task_bytes of input; a task's last vector of rows shifts back over rows
-// already done, so calls need at least a vector of rows (the runtime's
-// reduce_whole_rows_min_rows).
+// vector lane of its own and walks its elements (one strided load per lane
+// and step), its result in a register. Rows go to parallel tasks of about
+// task_bytes of input; the last vector of rows shifts back over rows already
+// done, so calls need at least a vector of rows (kWholeRowsMinRows in
+// runtime/variants/reduce_variants.cpp).
 inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
