@@ -41,6 +41,9 @@ struct ScanTuning {
     // Inner layout: lines scanned together, interleaved: independent dependency
     // chains that hide the latency of the serial add/multiply.
     Halide::GeneratorParam<int> lines_per_block{"lines_per_block", 8};
+    // Inner layout: input bytes per parallel task (whole blocks of lines), so
+    // short lines do not make a task of a few hundred bytes.
+    Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
     // GPU: threads per block; rows per chunk (a thread scans a chunk in registers).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
     Halide::GeneratorParam<int> gpu_chunk{"gpu_chunk", 32};

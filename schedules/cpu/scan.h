@@ -12,10 +12,16 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     const int lanes = target.natural_vector_size(s.type.bits() > 32 ? s.type : Float(32));
     Var ob("ob"), oi("oi"), ib("ib"), ii("ii"), t("t");
     if (s.layout == Layout::Inner) {
-        // A block of lines per task; the serial update steps through the block's
-        // lines in the innermost (unrolled) loop, the loads and stores around it are vectors.
+        // Blocks of lines, about task_bytes of them per task; the serial update
+        // steps through a block's lines in the innermost (unrolled) loop, the
+        // loads and stores around it are vectors.
+        _halide_user_assert(p.task_bytes >= 1 && p.lines_per_block >= 1)
+            << "task_bytes and lines_per_block must be at least 1";
+        Var task("task");
+        const Expr block_bytes = clamp(s.extent, 1, p.task_bytes) * s.type.bytes() * p.lines_per_block;
         s.output.split(s.o, ob, oi, p.lines_per_block, TailStrategy::GuardWithIf)
-            .parallel(ob)
+            .split(ob, task, ob, max(p.task_bytes / block_bytes, 1), TailStrategy::GuardWithIf)
+            .parallel(task)
             .vectorize(s.r, lanes, TailStrategy::GuardWithIf);
         // Lines of the block 4 KiB apart in the buffer would alias in the load/store
         // unit (every chain waiting on the others): pad such line lengths by a vector.
