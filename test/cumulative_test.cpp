@@ -243,6 +243,10 @@ TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
                 check_random_case(type, dtype, {300, line}, 1, variant & 1, variant & 2, rng);
             }
             check_random_case(type, dtype, {3, 67, 7}, 2, rng() % 2, rng() % 2, rng);
+            // Many short lines: several CPU tasks (task_bytes of blocks of 8
+            // lines), a partial last task and a partial last block.
+            check_random_case(type, dtype, {20011, 3}, 1, rng() % 2, rng() % 2, rng);
+            check_random_case(type, dtype, {5003, 16}, 1, rng() % 2, rng() % 2, rng);
         }
     }
 }
