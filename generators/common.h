@@ -167,52 +167,6 @@ inline Halide::Expr log_ieee(const Halide::Expr &x) {
                   is_finite_value(x), log_x, x);
 }
 
-// float16 -> float32 with vectorisable integer and float ops. (Halide 14
-// converts float16 in scalar code on x86, a 3x slowdown for float16 reductions.)
-// Normals and subnormals: the bits shifted into float32 position and scaled by
-// 2^112 (the exponent-bias difference); infinities and NaN keep an all-ones exponent.
-inline Halide::Expr widen_float16(const Halide::Expr &h) {
-    using namespace Halide;
-    const Expr u = cast<uint32_t>(reinterpret<uint16_t>(h));
-    const Expr magnitude = u & 0x7FFF;
-    const Expr sign = (u & 0x8000) << 16;
-    const Expr scaled = reinterpret<uint32_t>(reinterpret<float>(magnitude << 13) * 5.192296858534828e33f);
-    const Expr special = (magnitude << 13) | 0x7F800000;
-    return reinterpret<float>(select(magnitude >= 0x7C00, special, scaled) | sign);
-}
-
-// Converts to the accumulator type, taking the fast path for float16.
-inline Halide::Expr widen(const Halide::Expr &v, Halide::Type acc_type) {
-    if (v.type() == Halide::Float(16) && acc_type == Halide::Float(32)) return widen_float16(v);
-    return Halide::cast(acc_type, v);
-}
-
-// float32 -> float16, rounding to nearest even, with vectorisable integer ops
-// (Halide 14 narrows in scalar code on x86). Overflow gives infinity, NaN a
-// quiet NaN; subnormal results come from adding 0.5f, which puts the float16
-// subnormal step (2^-24) at the last mantissa bit and lets the FPU round.
-inline Halide::Expr narrow_to_float16(const Halide::Expr &f) {
-    using namespace Halide;
-    const Expr bits = reinterpret<uint32_t>(f);
-    const Expr sign = (bits >> 16) & 0x8000;
-    const Expr magnitude = bits & 0x7FFFFFFF;
-    const Expr normal = (magnitude - 0x38000000 + 0xFFF + ((magnitude >> 13) & 1)) >> 13;
-    const Expr subnormal = reinterpret<uint32_t>(reinterpret<float>(magnitude) + 0.5f) - 0x3F000000;
-    const Expr h = select(magnitude > 0x7F800000, 0x7E00,
-                          magnitude >= 0x477FF000, 0x7C00,
-                          magnitude >= 0x38800000, normal, subnormal);
-    return reinterpret<float16_t>(cast<uint16_t>(h | sign));
-}
-
-// Converts an accumulator back to the data type: integers keep the low bits
-// (wrapping), float16 rounds with narrow_to_float16.
-inline Halide::Expr narrow(const Halide::Expr &v, Halide::Type t) {
-    using namespace Halide;
-    if (t == Float(16) && v.type() == Float(32)) return narrow_to_float16(v);
-    if (t.is_int()) return reinterpret(t, cast(UInt(t.bits()), v));
-    return cast(t, v);
-}
-
 // Inverse of order_key for a float type.
 inline Halide::Expr float_from_order_key(const Halide::Expr &k, Halide::Type float_type) {
     using namespace Halide;

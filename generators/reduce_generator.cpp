@@ -2,6 +2,7 @@
 // ARGMAX/ARGMIN operators. Each pipeline reduces input(i, r, o) over r into
 // output(i, o); the runtime maps any DirectML descriptor onto that shape.
 #include "generators/common.h"
+#include "generators/float16.h"
 #include "generators/reduce_chunking.h"
 #include "schedules/reduce_schedule.h"
 
@@ -83,6 +84,7 @@ public:
         // float16 accumulates in float32; signed integers accumulate in the
         // unsigned type of their width, so SUM and MULTIPLY wrap (defined behaviour).
         const Type acc_t = t.is_float() ? Float(std::max(32, t.bits())) : UInt(t.bits());
+        const Conversions convert(get_target(), get_externs_map());
         Var i("i"), o("o");
         RDom r(0, input.dim(1).extent(), "r");
         const Expr x = input(i, r, o);
@@ -92,7 +94,7 @@ public:
 
         switch ((ReduceOp)op) {
         case ReduceOp::Sum: {
-            const Expr v = widen(x, acc_t);
+            const Expr v = convert.widen(x, acc_t);
             const Expr magnitude = t.is_float() ? abs(v) : cast(acc_t, abs(x));
             const Expr term = select(element_map == 1, magnitude, element_map == 2, v * v, v);
             if (!t.is_float()) {
@@ -119,7 +121,7 @@ public:
         }
         case ReduceOp::Multiply:
             acc(i, o) = cast(acc_t, 1);
-            acc(i, o) *= widen(x, acc_t);
+            acc(i, o) *= convert.widen(x, acc_t);
             result = acc(i, o);
             reductions = {acc};
             break;
@@ -156,13 +158,13 @@ public:
             const Expr finite = is_finite_value(m);
             const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
             acc(i, o) = cast(acc_t, 0);
-            acc(i, o) += exp_for(get_target(), widen(x, acc_t) - shift);
+            acc(i, o) += exp_for(get_target(), convert.widen(x, acc_t) - shift);
             result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
             reductions = {peak, acc};
             break;
         }
         }
-        output(i, o) = narrow(result, t);
+        output(i, o) = convert.narrow(result, t);
         finish_reducing_pipeline(input, output, reductions, i, o, r, layout, mapping, tuning, get_target());
     }
 
@@ -175,6 +177,7 @@ public:
     // (carried in s).
     void generate_log_sum_exp_tree() {
         const Type acc_t = Float(32);
+        const Conversions convert(get_target(), get_externs_map());
         Var i("i"), o("o"), lane("lane"), c("c"), stream_lane("stream_lane");
         const Expr extent = input.dim(1).extent();
         const ReduceTreeShape shape =
@@ -196,7 +199,7 @@ public:
         // log need not return NaN for NaN).
         RDom steps(0, shape.chunk / shape.lanes, "steps");
         const Expr at = c * shape.chunk + steps * shape.lanes + (shape.lanes > 1 ? Expr(lane) : Expr(0));
-        const Expr x = widen(input(i, shape.exact ? at : min(at, extent - 1), o), acc_t);
+        const Expr x = convert.widen(input(i, shape.exact ? at : min(at, extent - 1), o), acc_t);
         const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
         const Tuple element(select(is_nan_value(x), empty[0], x), select(is_nan_value(x), nan, cast(acc_t, 1)));
         // The merge of `pair` into `acc` where `cond` holds, `acc` elsewhere.
@@ -230,7 +233,7 @@ public:
         row_acc(i, o) = empty;
         row_acc(i, o) = merge(row_acc(i, o), stream_acc(i, streams, o));
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
-        output(i, o) = narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
+        output(i, o) = convert.narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
         apply_reducing_contract(layout, mapping, input, output);
         ReduceTreeStages stages{output, lane_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, c, stream_lane,

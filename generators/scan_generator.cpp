@@ -23,6 +23,7 @@
 // output is written, and reads no other chunk: so the output may alias the input
 // (the walks' inclusive scans only: see define_column_walk).
 #include "generators/common.h"
+#include "generators/float16.h"
 #include "generators/scan_chunking.h"
 #include "schedules/scan_schedule.h"
 
@@ -58,6 +59,7 @@ public:
     void generate() {
         const Type t = halide_type_of(dtype);
         const Type acc_t = t.is_float() ? Float(32) : UInt(t.bits());
+        const Conversions convert = conversions();
         const bool sum = op == ScanOp::Sum;
         // -0.0 for float sums: the IEEE identity (-0 + -0 = -0; +0 would make every sum of -0s +0).
         const Expr identity = sum && t.is_float() ? negative_zero(acc_t) : cast(acc_t, sum ? 0 : 1);
@@ -80,7 +82,7 @@ public:
                                                                {0, extent},
                                                                {input.dim(2).min(), input.dim(2).extent()}});
         Func x("x");
-        x(i, r, o) = widen(clamped(i, r, o), acc_t);
+        x(i, r, o) = convert.widen(clamped(i, r, o), acc_t);
 
         // The input seen chunk by chunk: element k of chunk c.
         Func tile("tile");
@@ -178,7 +180,7 @@ public:
         if (staging == ScanStaging::LineWalk) {
             walk = define_line_walk(x, scan, prefix_steps.back(), i, r, o, chunk, segment, identity, combine);
         } else {
-            output(i, r, o) = narrow(result, t);
+            output(i, r, o) = convert.narrow(result, t);
         }
         if (!chunked && get_target().has_gpu_feature()) {
             add_requirement(extent <= chunk, "scan: a line of ", extent, " elements is longer than the ", chunk,
@@ -200,6 +202,10 @@ public:
     }
 
 private:
+    Conversions conversions() const {
+        return Conversions(get_target(), get_externs_map());
+    }
+
     // The buffers every scan kernel takes: the layout's (apply_layout_contract),
     // and r starting at 0 (the runtime's buffers do), so a chunk of output rows
     // maps onto one chunk.
@@ -216,8 +222,9 @@ private:
     template <typename Combine>
     Expr total_stored_before(Func x, Var i, const Expr &start, Var o, const Expr &identity, Combine combine) {
         const Expr before = max(start - 1, 0);
+        const Conversions convert = conversions();
         return select(start == 0, identity,
-                      combine(widen(output(i, before, o), identity.type()),
+                      combine(convert.widen(output(i, before, o), identity.type()),
                               select(exclusive == 0, identity, x(i, before, o))));
     }
 
@@ -239,6 +246,7 @@ private:
             << "scan staging=line_walk walks the lines of the inner layout, "
                "in types that accumulate in their own width";
         const Expr extent = input.dim(1).extent(), segment_rows = chunk * segment;
+        const Conversions convert = conversions();
         output(i, r, o) = undef(t);
         // Element pass * segment + lane of segment n: a thread per lane stores
         // consecutive elements at each pass (coalesced).
@@ -249,7 +257,7 @@ private:
         const Expr carry = total_stored_before(x, i, n * segment_rows, o, identity, combine);
         const Expr in_chunk = scan(i, in_segment % chunk, n * segment + nth, o);
         // (The min only bounds the rows past the end, which `where` skips.)
-        output(i, min(row, extent - 1), o) = narrow(combine(combine(carry, in_segment_carry(i, nth, n, o)), in_chunk), t);
+        output(i, min(row, extent - 1), o) = convert.narrow(combine(combine(carry, in_segment_carry(i, nth, n, o)), in_chunk), t);
         return walk;
     }
 
@@ -275,6 +283,7 @@ private:
                "in types that accumulate in their own width";
         const int chunks = tuning.gpu_column_chunks, tile_rows = chunk * chunks;
         const Expr extent = input.dim(1).extent();
+        const Conversions convert = conversions();
         output(i, r, o) = undef(t);
         // Row `in_chunk` of chunk `nth` of tile `tile`: the carry depends on
         // the chunk alone, so a thread computes it once for its chunk's rows.
@@ -287,7 +296,7 @@ private:
             carry = combine(carry, select(earlier < walk.y, chunk_total(i, first_chunk + earlier, o), identity));
         }
         // (The min only bounds the rows past the end, which `where` skips.)
-        output(i, min(row, extent - 1), o) = narrow(combine(carry, scan(i, walk.x, own_chunk, o)), t);
+        output(i, min(row, extent - 1), o) = convert.narrow(combine(carry, scan(i, walk.x, own_chunk, o)), t);
         return ColumnWalk{output, chunk_total, scan, i,          o,      k,     c,
                           walk.x, walk.y,      walk.z, in_chunk.x, step.x, chunk, exclusive == 0};
     }

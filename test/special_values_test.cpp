@@ -366,3 +366,54 @@ TEST_CASE("special values in many rows and columns", "[special]") {
         }
     }
 }
+
+// Every float16 value through the kernels' conversions (float16 -> float32 ->
+// float16: F16C or NEON instructions where the CPU has them, integer code
+// elsewhere), bit for bit: x + -0 is x for every x, so SUM of (x, -0) and
+// CUMULATIVE_SUMMATION of (x, -0) return x, along rows (vectors across short
+// rows), columns (vectors along a row) and lines. NaN stays a NaN.
+TEST_CASE("float16: every value survives the conversions of SUM and CUMULATIVE_SUMMATION", "[special]") {
+    const uint32_t values = 0x10000;
+    auto is_nan = [](uint64_t h) { return (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0; };
+    const uint16_t minus_zero = 0x8000;
+    for (bool across_rows : {true, false}) {
+        // across_rows: value h at {h, 0}, -0 at {h, 1}; else at {0, h} and {1, h}.
+        const std::vector<uint32_t> sizes = across_rows ? std::vector<uint32_t>{values, 2} : std::vector<uint32_t>{2, values};
+        const UINT axis = across_rows ? 1 : 0;
+        auto at = [&](uint32_t h, uint32_t k) { return across_rows ? std::vector<uint32_t>{h, k} : std::vector<uint32_t>{k, h}; };
+        TestTensor in(F16, sizes);
+        for (uint32_t h = 0; h < values; ++h) {
+            in.set_bits(in.offset(at(h, 0)), h);
+            in.set_bits(in.offset(at(h, 1)), minus_zero);
+        }
+        auto check = [&](const TestTensor &out, uint32_t h, uint32_t k, const char *what) {
+            const uint64_t got = out.bits_at(out.offset(at(h, k)));
+            INFO(what << (across_rows ? " across rows" : " along columns") << ": float16 0x" << std::hex << h
+                      << " gave 0x" << got);
+            if (is_nan(h)) {
+                CHECK(is_nan(got));
+            } else {
+                CHECK(got == h);
+            }
+        };
+        {
+            TestTensor out(F16, across_rows ? std::vector<uint32_t>{values, 1} : std::vector<uint32_t>{1, values});
+            DML_REDUCE_OPERATOR_DESC desc{DML_REDUCE_FUNCTION_SUM, &in.desc, &out.desc, 1, &axis};
+            Runner runner;
+            REQUIRE(runner.create(DML_OPERATOR_REDUCE, &desc) == S_OK);
+            REQUIRE(runner.execute({in.binding()}, {out.binding()}) == S_OK);
+            for (uint32_t h = 0; h < values; ++h) check(out, h, 0, "SUM");
+        }
+        {
+            TestTensor out(F16, sizes);
+            DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{&in.desc, &out.desc, axis, DML_AXIS_DIRECTION_INCREASING, false};
+            Runner runner;
+            REQUIRE(runner.create(DML_OPERATOR_CUMULATIVE_SUMMATION, &desc) == S_OK);
+            REQUIRE(runner.execute({in.binding()}, {out.binding()}) == S_OK);
+            for (uint32_t h = 0; h < values; ++h) {
+                check(out, h, 0, "CUMULATIVE_SUMMATION");
+                check(out, h, 1, "CUMULATIVE_SUMMATION");
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+// float16 <-> float32 in the kernels. Where the CPU converts in hardware (x86
+// with F16C, aarch64), a conversion is a call to a function of
+// float16_conversions.ll, which the generator links into the kernel's module
+// and LLVM inlines as one instruction per vector; elsewhere (GPU kernels, x86
+// SSE4.1 and baseline) the integer code below. Halide 14's own cast converts
+// with ~14 integer instructions per vector on every CPU.
+#pragma once
+
+#include "Halide.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace hdml {
+
+// float16_conversions.ll compiled for one CPU (the build generates the table).
+struct Float16Bitcode {
+    Halide::Target::Arch arch;
+    Halide::Target::OS os;
+    std::vector<uint8_t> code;
+};
+const std::vector<Float16Bitcode> &float16_bitcode();
+
+// The hardware's conversions, or null where they are not used.
+const Float16Bitcode *float16_instructions_for(const Halide::Target &target);
+
+// Conversions between the data type and the accumulator type, for one kernel.
+class Conversions {
+public:
+    Conversions(const Halide::Target &target, std::shared_ptr<Halide::GeneratorContext::ExternsMap> externs);
+    // To the accumulator type: float16 -> float32, others by cast.
+    Halide::Expr widen(const Halide::Expr &v, Halide::Type acc_type) const;
+    // Back to the data type: float16 rounds to nearest even (overflow gives
+    // infinity, NaN a quiet NaN); integers keep the low bits (wrapping).
+    Halide::Expr narrow(const Halide::Expr &v, Halide::Type t) const;
+
+private:
+    // Links the conversion functions into the kernel's module (once: by name).
+    void link_instructions() const;
+
+    Halide::Target target_;
+    std::shared_ptr<Halide::GeneratorContext::ExternsMap> externs_;
+    const Float16Bitcode *instructions_;
+};
+
+// The integer versions, vectorisable on every target.
+Halide::Expr widen_float16_in_software(const Halide::Expr &h);
+Halide::Expr narrow_to_float16_in_software(const Halide::Expr &f);
+
+}  // namespace hdml
