@@ -72,4 +72,42 @@ inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_ex
     return {lanes, merges_in_lanes(layout, m) ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
 }
 
+// The CPU's vector lanes for a reduction over `input_type` (float32 lanes for
+// narrower types, which accumulate in 32 bits).
+inline int cpu_reduce_lanes(const Halide::Target &target, Halide::Type input_type) {
+    return target.natural_vector_size(input_type.bits() > 32 ? input_type : Halide::Float(32));
+}
+
+// The reduction domain of a row, in the parts the schedule walks. Usually one
+// RDom over r. CPU kernels that vectorise along the row (inner layout,
+// rows=split) walk it in full chunks of lanes x accumulators elements (a 2-D
+// RDom: lane, step), then the remaining elements (a second update): so the
+// vector loop has no tail. A tail inside it (masked or scalar updates of the
+// accumulator array) kept the accumulators on the stack, a store and a reload
+// per vector add: ~8 cycles per vector, 3x a row walked in registers.
+struct RowDomain {
+    std::vector<Halide::RDom> parts;
+    std::vector<Halide::Expr> at;  // each part's element index r
+    int chunk = 0;                 // chunked: elements per step of parts[0]
+};
+
+inline bool cpu_walks_row_chunks(Layout layout, const ReduceMapping &m, const Halide::Target &target) {
+    return !target.has_gpu_feature() && layout == Layout::Inner && m.rows == RowMapping::Split;
+}
+
+inline RowDomain row_domain(const Halide::Expr &extent, Layout layout, const ReduceMapping &m, const ReduceTuning &p,
+                            const Halide::Target &target, Halide::Type input_type) {
+    using namespace Halide;
+    if (!cpu_walks_row_chunks(layout, m, target)) {
+        RDom r(0, extent, "r");
+        return {{r}, {r.x}, 0};
+    }
+    _halide_user_assert(p.accumulators >= 1) << "accumulators must be at least 1";
+    const int chunk = cpu_reduce_lanes(target, input_type) * p.accumulators;
+    const Expr steps = extent / chunk;
+    RDom main(0, chunk, 0, steps, "r");
+    RDom tail(steps * chunk, extent - steps * chunk, "r_tail");
+    return {{main, tail}, {main.y * chunk + main.x, tail.x}, chunk};
+}
+
 }  // namespace hdml

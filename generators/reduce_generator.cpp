@@ -6,6 +6,8 @@
 #include "generators/reduce_chunking.h"
 #include "schedules/reduce_schedule.h"
 
+#include <functional>
+
 namespace hdml {
 
 using namespace Halide;
@@ -28,13 +30,13 @@ void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, In &in
 // buffers' contract and hand the Funcs to the schedule.
 // `word`: the first output dimension of ARGMAX/ARGMIN (see ReduceStages).
 template <typename In, typename Out>
-void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o, RDom r,
-                              Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
+void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o,
+                              const RowDomain &row, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
                               const Target &target, std::optional<Var> word = std::nullopt) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
-    ReduceStages stages{output, reductions, input, i, o, r, layout, input.type(), input.dim(0).stride(),
-                        input.dim(1).stride(), input.dim(0).extent(), input.dim(1).extent(),
-                        input.dim(2).extent(), word};
+    ReduceStages stages{output, reductions, input, i, o, row.parts[0], row, layout, input.type(),
+                        input.dim(0).stride(), input.dim(1).stride(), input.dim(0).extent(),
+                        input.dim(1).extent(), input.dim(2).extent(), word};
     schedule_reduce(stages, mapping, tuning, target);
 }
 
@@ -86,20 +88,25 @@ public:
         const Type acc_t = t.is_float() ? Float(std::max(32, t.bits())) : UInt(t.bits());
         const Conversions convert(get_target(), get_externs_map());
         Var i("i"), o("o");
-        RDom r(0, input.dim(1).extent(), "r");
-        const Expr x = input(i, r, o);
+        const RowDomain row = row_domain(input.dim(1).extent(), layout, mapping, tuning, get_target(), t);
+        // Defines a reduction's update over each part of the row, from its element x.
+        auto for_each_part = [&](const std::function<void(const Expr &x)> &update) {
+            for (const Expr &r : row.at) update(input(i, r, o));
+        };
         Func acc("acc"), peak("peak");
         std::vector<Func> reductions;
         Expr result;
 
         switch ((ReduceOp)op) {
         case ReduceOp::Sum: {
-            const Expr v = convert.widen(x, acc_t);
-            const Expr magnitude = t.is_float() ? abs(v) : cast(acc_t, abs(x));
-            const Expr term = select(element_map == 1, magnitude, element_map == 2, v * v, v);
+            auto term = [&](const Expr &x) {
+                const Expr v = convert.widen(x, acc_t);
+                const Expr magnitude = t.is_float() ? abs(v) : cast(acc_t, abs(x));
+                return select(element_map == 1, magnitude, element_map == 2, v * v, v);
+            };
             if (!t.is_float()) {
                 acc(i, o) = cast(acc_t, 0);
-                acc(i, o) += term;
+                for_each_part([&](const Expr &x) { acc(i, o) += term(x); });
                 result = acc(i, o);
                 reductions = {acc};
                 break;
@@ -110,7 +117,9 @@ public:
             // minimum of sign_at_top) can only come from -0.0s: it is -0.0.
             const Type sign_t = sum_sign_type(layout, get_target(), t);
             acc(i, o) = Tuple(cast(acc_t, 0), all_ones(sign_t));
-            acc(i, o) = Tuple(acc(i, o)[0] + term, min(acc(i, o)[1], sign_at_top(x, sign_t)));
+            for_each_part([&](const Expr &x) {
+                acc(i, o) = Tuple(acc(i, o)[0] + term(x), min(acc(i, o)[1], sign_at_top(x, sign_t)));
+            });
             const Expr all_signs_set = acc(i, o)[1] >= top_bit(sign_t);
             const Expr negative_zero_sum = element_map == 0 && acc(i, o)[0] == cast(acc_t, 0) && all_signs_set;
             result = select(negative_zero_sum, negative_zero(acc_t), acc(i, o)[0]);
@@ -121,7 +130,7 @@ public:
         }
         case ReduceOp::Multiply:
             acc(i, o) = cast(acc_t, 1);
-            acc(i, o) *= convert.widen(x, acc_t);
+            for_each_part([&](const Expr &x) { acc(i, o) *= convert.widen(x, acc_t); });
             result = acc(i, o);
             reductions = {acc};
             break;
@@ -133,13 +142,15 @@ public:
                 // (NaN propagates, as in IEEE 754-2019 minimum/maximum).
                 const Type k = UInt(t.bits());
                 const Expr nan_key = is_max ? all_ones(k) : cast(k, 0);
-                const Expr key = select(is_nan_value(x), nan_key, order_key(x));
                 acc(i, o) = is_max ? cast(k, 0) : all_ones(k);
-                acc(i, o) = is_max ? max(acc(i, o), key) : min(acc(i, o), key);
+                for_each_part([&](const Expr &x) {
+                    const Expr key = select(is_nan_value(x), nan_key, order_key(x));
+                    acc(i, o) = is_max ? max(acc(i, o), key) : min(acc(i, o), key);
+                });
                 result = float_from_order_key(acc(i, o), t);
             } else {
                 acc(i, o) = is_max ? t.min() : t.max();
-                acc(i, o) = is_max ? max(acc(i, o), x) : min(acc(i, o), x);
+                for_each_part([&](const Expr &x) { acc(i, o) = is_max ? max(acc(i, o), x) : min(acc(i, o), x); });
                 result = acc(i, o);
             }
             reductions = {acc};
@@ -151,21 +162,22 @@ public:
             // A non-finite maximum is the answer itself: all -inf gives -inf,
             // any +inf gives +inf, any NaN gives NaN.
             const Type k = UInt(t.bits());
-            const Expr key = select(is_nan_value(x), all_ones(k), order_key(x));
             peak(i, o) = cast(k, 0);
-            peak(i, o) = max(peak(i, o), key);
+            for_each_part([&](const Expr &x) {
+                peak(i, o) = max(peak(i, o), select(is_nan_value(x), all_ones(k), order_key(x)));
+            });
             const Expr m = float_from_order_key(peak(i, o), t);
             const Expr finite = is_finite_value(m);
             const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
             acc(i, o) = cast(acc_t, 0);
-            acc(i, o) += exp_for(get_target(), convert.widen(x, acc_t) - shift);
+            for_each_part([&](const Expr &x) { acc(i, o) += exp_for(get_target(), convert.widen(x, acc_t) - shift); });
             result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
             reductions = {peak, acc};
             break;
         }
         }
         output(i, o) = convert.narrow(result, t);
-        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, mapping, tuning, get_target());
+        finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target());
     }
 
     // LOG_SUM_EXP in one pass over the input (GPUs, where the input's second
@@ -268,16 +280,18 @@ public:
         const Type t = halide_type_of(dtype);
         const Type k = UInt(t.bits());
         Var i("i"), o("o"), word("word");
-        RDom r(0, input.dim(1).extent(), "r");
-        const Expr x = input(i, r, o);
+        const RowDomain row = row_domain(input.dim(1).extent(), layout, mapping, tuning, get_target(), t);
 
         // Keys whose unsigned maximum is the wanted element: argmin flips the order.
         const Expr value_mask = select(find_min != 0, all_ones(k), cast(k, 0));
-        Expr value_key = order_key(x) ^ value_mask;
-        if (t.is_float()) value_key = select(is_nan_value(x), all_ones(k), value_key);
+        auto value_key = [&](const Expr &r) {
+            const Expr x = input(i, r, o);
+            const Expr key = order_key(x) ^ value_mask;
+            return t.is_float() ? select(is_nan_value(x), all_ones(k), key) : key;
+        };
         // Likewise for the index: first-among-ties wants the smallest index to win.
         const Expr index_mask = select(last_index != 0, cast<uint32_t>(0), Halide::UInt(32).max());
-        const Expr index_key = cast<uint32_t>(r) ^ index_mask;
+        auto index_key = [&](const Expr &r) { return cast<uint32_t>(r) ^ index_mask; };
 
         std::vector<Func> reductions;
         Expr best_index_key;
@@ -286,7 +300,9 @@ public:
             // rfactor and vectorisation keep exact (no tuple-argmax tie bug).
             Func best("best");
             best(i, o) = cast<uint64_t>(0);
-            best(i, o) = max(best(i, o), (cast<uint64_t>(value_key) << 32) | cast<uint64_t>(index_key));
+            for (const Expr &r : row.at) {
+                best(i, o) = max(best(i, o), (cast<uint64_t>(value_key(r)) << 32) | cast<uint64_t>(index_key(r)));
+            }
             best_index_key = cast<uint32_t>(best(i, o) & cast<uint64_t>(Halide::UInt(32).max()));
             reductions = {best};
         } else {
@@ -294,14 +310,16 @@ public:
             // then the best index holding it.
             Func peak("peak"), where("where");
             peak(i, o) = cast(k, 0);
-            peak(i, o) = max(peak(i, o), value_key);
+            for (const Expr &r : row.at) peak(i, o) = max(peak(i, o), value_key(r));
             where(i, o) = cast<uint32_t>(0);
-            where(i, o) = max(where(i, o), select(value_key == peak(i, o), index_key, cast<uint32_t>(0)));
+            for (const Expr &r : row.at) {
+                where(i, o) = max(where(i, o), select(value_key(r) == peak(i, o), index_key(r), cast<uint32_t>(0)));
+            }
             best_index_key = where(i, o);
             reductions = {peak, where};
         }
         output(word, i, o) = select(word == 0, best_index_key ^ index_mask, cast<uint32_t>(0));
-        finish_reducing_pipeline(input, output, reductions, i, o, r, layout, mapping, tuning, get_target(), word);
+        finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target(), word);
     }
 };
 

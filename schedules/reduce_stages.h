@@ -5,6 +5,7 @@
 
 #include "Halide.h"
 #include "generators/common.h"
+#include "generators/reduce_chunking.h"
 
 #include <optional>
 #include <vector>
@@ -19,7 +20,8 @@ struct ReduceStages {
     std::vector<Halide::Func> reductions;
     Halide::Func input;  // (i, r, o): the input buffer, whose loads a schedule may stage (`input.in(f)`)
     Halide::Var i, o;
-    Halide::RDom r;
+    Halide::RDom r;  // row.parts[0]
+    RowDomain row;   // the parts of the row's reduction domain, one update each
     Layout layout;
     Halide::Type input_type;
     // Strides of the input's i and r dimensions: schedules specialise the

@@ -5,6 +5,8 @@
 #include "schedules/reduce_params.h"
 #include "schedules/reduce_stages.h"
 
+#include <algorithm>
+
 namespace hdml {
 
 // Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
@@ -46,37 +48,55 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
     if (s.word) s.output.reorder(s.i, s.o, *s.word);  // outermost: the words are the loops below, twice
 
     if (s.layout == Layout::Inner) {
-        // Rows are cut into blocks, (row, block) pairs spread over cores, so a
-        // single long row (an all-axes reduction) uses every core as well as
-        // many short rows do. Within a block, rfactor vectorises along r with
-        // `accumulators` independent vector accumulators; the per-block
-        // partials are then combined per row.
+        // A row is walked in full chunks of `accumulators` vectors (the row
+        // domain's first part: lane, step), then its remaining elements (the
+        // second: a short scalar loop), so the vector loop has no tail (see
+        // RowDomain). Steps are cut into blocks, (row, block) pairs spread over
+        // cores, so a single long row (an all-axes reduction) uses every core as
+        // well as many short rows do. Within a block, rfactor turns the lanes
+        // into `accumulators` vector registers; a row's blocks are merged a
+        // vector at a time, then its blocks and its remaining elements.
+        _halide_user_assert(s.row.chunk == lanes * p.accumulators && s.row.parts.size() == 2)
+            << "the inner layout's rows are walked in chunks of lanes x accumulators (row_domain)";
         Var c("c");
         s.output.split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
-        const int chunk = lanes * p.accumulators;
+        const int chunk = s.row.chunk;
+        const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y;
+        const Expr steps = s.r_extent / chunk;
+        const int block_steps = std::max(1, (int)p.block_elements / chunk);
         for (Func f : s.reductions) {
-            RVar rb("rb"), rr("rr"), ro("ro"), ri("ri");
+            RVar rb("rb"), rs("rs"), rio("rio"), rii("rii");
             // Many rows: one block per row (rows alone keep the cores busy).
             // Few rows: blocks of block_elements, spread over the cores.
-            const Expr block = select(s.o_extent >= p.min_parallel_rows, s.r_extent, min(s.r_extent, p.block_elements));
-            Func blocks = f.update().split(s.r, rb, rr, block, TailStrategy::GuardWithIf).rfactor(rb, c);
+            const Expr block = max(1, select(s.o_extent >= p.min_parallel_rows, steps, min(steps, block_steps)));
+            Func blocks = f.update(0).split(step, rb, rs, block, TailStrategy::GuardWithIf).rfactor(rb, c);
             // rfactor before any other directive on the stage: it rebuilds the stage's loops.
-            Func partial = blocks.update().split(rr, ro, ri, chunk, TailStrategy::GuardWithIf).rfactor(ri, u);
-            blocks.compute_root();
+            Func partial = blocks.update().rfactor(lane, u);
+            // At least one block: rows shorter than a chunk have none, and bounds
+            // inference over an empty range of blocks would reach below the row.
+            blocks.compute_root().bound(c, 0, max(1, (steps + block - 1) / block));
             // Rows are spread over cores; blocks of a row too, when a row has
             // several (nested parallelism: a long single row uses every core).
             Stage row_blocks = blocks.update();
-            row_blocks.reorder(ri, s.i, c, s.o).split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
-            const Expr several_blocks = s.o_extent < p.min_parallel_rows && s.r_extent > p.block_elements;
+            row_blocks.split(lane, rio, rii, lanes)
+                .atomic()
+                .vectorize(rii)
+                .reorder(rii, rio, s.i, c, s.o)
+                .split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf)
+                .parallel(oo);
+            const Expr several_blocks = s.o_extent < p.min_parallel_rows && steps > block_steps;
             row_blocks.specialize(s.r_stride == 1 && several_blocks).parallel(c);
             row_blocks.specialize(s.r_stride == 1);
             row_blocks.specialize(several_blocks).parallel(c);
             // The partial sums of one block live in `accumulators` vector registers.
             partial.compute_at(blocks, c).reorder_storage(u, s.i, s.o, c).vectorize(u, lanes);
-            partial.update().split(u, uo, ui, lanes).reorder(ui, uo, ro).vectorize(ui).unroll(uo);
+            partial.update().split(u, uo, ui, lanes).reorder(ui, uo, rs).vectorize(ui).unroll(uo);
             // Per-row results (the merge of a row's blocks) are complete before
             // later reductions (LOG_SUM_EXP's sum reads the max) and the output.
-            f.compute_root();
+            f.compute_root().split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
+            for (int part = 0; part < 2; ++part) {
+                f.update(part).split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
+            }
         }
     } else {
         // The input is walked in blocks of `rows_per_chunk` consecutive r rows,
