@@ -93,10 +93,11 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
             partial.update().split(u, uo, ui, lanes).reorder(ui, uo, rs).vectorize(ui).unroll(uo);
             // Per-row results (the merge of a row's blocks) are complete before
             // later reductions (LOG_SUM_EXP's sum reads the max) and the output.
-            f.compute_root().split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
-            for (int part = 0; part < 2; ++part) {
-                f.update(part).split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
-            }
+            // Then each row's remaining elements, a short scalar loop. (Serial
+            // over rows, as before: a few operations per row; tasks of rows
+            // here ran slower on 16 cores.)
+            f.compute_root();
+            f.update(1).unscheduled();
         }
     } else {
         // The input is walked in blocks of `rows_per_chunk` consecutive r rows,
