@@ -59,15 +59,14 @@ inline const std::map<std::string, LaneMerge> &lane_merge_names() {
 
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
 struct ReduceTuning {
-    // CPU, inner layout: independent vector accumulators, elements of a row per
-    // parallel block, and (row, block) pairs per parallel task.
+    // CPU, inner layout: independent vector accumulators; elements of a row
+    // per parallel block, where fewer than min_parallel_rows rows are reduced.
     Halide::GeneratorParam<int> accumulators{"accumulators", 4};
     Halide::GeneratorParam<int> block_elements{"block_elements", 16384};
     Halide::GeneratorParam<int> min_parallel_rows{"min_parallel_rows", 8};
-    Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
     Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
-    // CPU, RowMapping::Whole: input bytes per parallel task.
+    // CPU, inner layout: input bytes of the rows of one parallel task.
     Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
     // GPU: threads per block; independent loads in flight per thread; blocks
     // (inner) or threads (outer) to aim for; most blocks per row (inner) and

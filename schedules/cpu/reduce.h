@@ -45,45 +45,41 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
         << "rows=lanes, columns=, vector_bytes and lane_merge are GPU mappings";
     if (m.rows == RowMapping::Whole) return schedule_whole_rows_cpu(s, p, lanes);
     Var oo("oo"), oi("oi"), t("t"), u("u"), uo("uo"), ui("ui");
-    if (s.word) s.output.reorder(s.i, s.o, *s.word);  // outermost: the words are the loops below, twice
 
     if (s.layout == Layout::Inner) {
         // A row is walked in full chunks of `accumulators` vectors (the row
         // domain's first part: lane, step), then its remaining elements (the
         // second: a short scalar loop), so the vector loop has no tail (see
-        // RowDomain). Steps are cut into blocks, (row, block) pairs spread over
-        // cores, so a single long row (an all-axes reduction) uses every core as
-        // well as many short rows do. Within a block, rfactor turns the lanes
-        // into `accumulators` vector registers; a row's blocks are merged a
-        // vector at a time, then its blocks and its remaining elements.
+        // RowDomain). Rows go to parallel tasks of about task_bytes of input,
+        // each task taking its rows end to end (blocks, merge, remaining
+        // elements): a serial merge after parallel blocks held 16 cores to a
+        // quarter of the bandwidth. Fewer than min_parallel_rows rows: steps
+        // are cut into blocks of block_elements, a row's blocks spread over
+        // cores (nested in the row's task), so a single long row (all axes)
+        // uses every core. Within a block, rfactor turns the lanes into
+        // `accumulators` vector registers; blocks merge a vector at a time.
         _halide_user_assert(s.row.chunk == lanes * p.accumulators && s.row.parts.size() == 2)
             << "the inner layout's rows are walked in chunks of lanes x accumulators (row_domain)";
+        _halide_user_assert(p.task_bytes >= 1) << "task_bytes must be at least 1";
         Var c("c");
-        s.output.split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf).parallel(oo);
+        // ARGMAX/ARGMIN's words (innermost, the default) are written by the task that found the index.
+        const Expr row_bytes = clamp(s.r_extent, 1, p.task_bytes) * s.input_type.bytes();  // no int32 overflow
+        s.output.split(s.o, oo, oi, max(p.task_bytes / row_bytes, 1), TailStrategy::GuardWithIf).parallel(oo);
         const int chunk = s.row.chunk;
         const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y;
         const Expr steps = s.r_extent / chunk;
         const int block_steps = std::max(1, (int)p.block_elements / chunk);
         for (Func f : s.reductions) {
             RVar rb("rb"), rs("rs"), rio("rio"), rii("rii");
-            // Many rows: one block per row (rows alone keep the cores busy).
-            // Few rows: blocks of block_elements, spread over the cores.
             const Expr block = max(1, select(s.o_extent >= p.min_parallel_rows, steps, min(steps, block_steps)));
             Func blocks = f.update(0).split(step, rb, rs, block, TailStrategy::GuardWithIf).rfactor(rb, c);
             // rfactor before any other directive on the stage: it rebuilds the stage's loops.
             Func partial = blocks.update().rfactor(lane, u);
             // At least one block: rows shorter than a chunk have none, and bounds
             // inference over an empty range of blocks would reach below the row.
-            blocks.compute_root().bound(c, 0, max(1, (steps + block - 1) / block));
-            // Rows are spread over cores; blocks of a row too, when a row has
-            // several (nested parallelism: a long single row uses every core).
+            blocks.compute_at(s.output, oo).bound(c, 0, max(1, (steps + block - 1) / block));
             Stage row_blocks = blocks.update();
-            row_blocks.split(lane, rio, rii, lanes)
-                .atomic()
-                .vectorize(rii)
-                .reorder(rii, rio, s.i, c, s.o)
-                .split(s.o, oo, oi, p.rows_per_task, TailStrategy::GuardWithIf)
-                .parallel(oo);
+            row_blocks.split(lane, rio, rii, lanes).atomic().vectorize(rii).reorder(rii, rio, s.i, c, s.o);
             const Expr several_blocks = s.o_extent < p.min_parallel_rows && steps > block_steps;
             row_blocks.specialize(s.r_stride == 1 && several_blocks).parallel(c);
             row_blocks.specialize(s.r_stride == 1);
@@ -91,12 +87,10 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
             // The partial sums of one block live in `accumulators` vector registers.
             partial.compute_at(blocks, c).reorder_storage(u, s.i, s.o, c).vectorize(u, lanes);
             partial.update().split(u, uo, ui, lanes).reorder(ui, uo, rs).vectorize(ui).unroll(uo);
-            // Per-row results (the merge of a row's blocks) are complete before
-            // later reductions (LOG_SUM_EXP's sum reads the max) and the output.
-            // Then each row's remaining elements, a short scalar loop. (Serial
-            // over rows, as before: a few operations per row; tasks of rows
-            // here ran slower on 16 cores.)
-            f.compute_root();
+            // A task's rows are complete (blocks merged, remaining elements
+            // added) before later reductions read them (LOG_SUM_EXP's sum reads
+            // the max) and before the output.
+            f.compute_at(s.output, oo);
             f.update(1).unscheduled();
         }
     } else {
@@ -106,6 +100,7 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
         // then the partials are summed. Walking all of r per column tile
         // instead touches a new page every row and thrashes the TLB.
         Var c("c");
+        if (s.word) s.output.reorder(s.i, s.o, *s.word);  // outermost: the words are the loops below, twice
         s.output.vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.o);
         s.output.specialize(s.i_stride == 1);
         for (Func f : s.reductions) {
