@@ -2,6 +2,7 @@
 
 #include "runtime/error.h"
 #include "runtime/tensor.h"
+#include "runtime/thread_pool.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -73,6 +74,9 @@ void init_halide_runtime() {
     std::call_once(once, [] {
         halide_set_error_handler(record_error);
         install_isa_cap();
+        // HDML_THREAD_POOL=halide keeps Halide's own pool (for comparisons).
+        const char *pool = std::getenv("HDML_THREAD_POOL");
+        if (!pool || std::strcmp(pool, "halide") != 0) halide_set_custom_do_par_for(thread_pool_do_par_for);
 #if HDML_HAVE_CUDA
         install_cuda_hooks();
 #endif

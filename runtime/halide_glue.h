@@ -1,5 +1,6 @@
 // Everything that touches the Halide runtime: buffer descriptors for kernel
-// calls, the error handler (Halide's default aborts), and the x86 ISA cap.
+// calls, the error handler (Halide's default aborts), the x86 ISA cap and the
+// thread pool's installation.
 #pragma once
 
 #include "HalideRuntime.h"
@@ -12,8 +13,9 @@
 
 namespace hdml {
 
-// Installs hdml's Halide error handler, the HDML_CPU_ISA cap and (in builds
-// with CUDA kernels) the CUDA context/stream hooks; idempotent.
+// Installs hdml's Halide error handler, the HDML_CPU_ISA cap, hdml's thread
+// pool (runtime/thread_pool.h) and (in builds with CUDA kernels) the CUDA
+// context/stream hooks; idempotent.
 void init_halide_runtime();
 
 // runtime/cuda_glue.cpp: Halide's CUDA runtime asks the called device for its

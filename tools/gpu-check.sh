@@ -11,7 +11,7 @@
 set -euo pipefail
 suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test special_values_test kernel_choice_test)
 # CPU-device suites worth a run on the GPU machine's many cores.
-cpu_suites=(hardening_test concurrency_test)
+cpu_suites=(hardening_test concurrency_test thread_pool_test)
 
 if [[ "${1:-}" == "--pack" ]]; then
     build=$2 bin=$3
