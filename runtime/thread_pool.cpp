@@ -121,8 +121,8 @@ public:
     }
 
     static int run_serially(void *user_context, halide_task_t task, int min, int extent, uint8_t *closure) {
-        for (int i = min; i < min + extent; ++i) {
-            if (const int result = task(user_context, i, closure)) return result;
+        for (int k = 0; k < extent; ++k) {
+            if (const int result = task(user_context, min + k, closure)) return result;
         }
         return 0;
     }
