@@ -66,8 +66,10 @@ struct ReduceTuning {
     Halide::GeneratorParam<int> min_parallel_rows{"min_parallel_rows", 8};
     // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
     Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
-    // CPU, inner layout: input bytes of the rows of one parallel task.
+    // CPU, inner layout: the fewest input bytes of one parallel task, and about
+    // the most tasks per call (larger tasks where the input is large).
     Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
+    Halide::GeneratorParam<int> task_count{"task_count", 64};
     // GPU: threads per block; independent loads in flight per thread; blocks
     // (inner) or threads (outer) to aim for; most blocks per row (inner) and
     // runs per column (outer), since the output kernel merges them.

@@ -9,20 +9,31 @@
 
 namespace hdml {
 
+// Parallel tasks of an inner-layout call, in granules of `granule` rows: at
+// least task_bytes of input each, and no more than about task_count of them,
+// since a task's dispatch and buffers cost ~0.5 us: 32 KiB tasks ran SUM f32
+// [64K,1024] at 29 GB/s on 2 cores, 512 KiB tasks at 53.
+inline Halide::Expr granules_per_task(const ReduceStages &s, const ReduceTuning &p, int granule) {
+    using namespace Halide;
+    _halide_user_assert(p.task_bytes >= 1 && p.task_count >= 1) << "task_bytes and task_count must be at least 1";
+    const Expr row_bytes = clamp(s.r_extent, 1, p.task_bytes) * s.input_type.bytes();  // no int32 overflow
+    const Expr by_bytes = p.task_bytes / row_bytes / granule;
+    const Expr by_count = (max(s.o_extent, 1) - 1) / (granule * p.task_count) + 1;  // ceil, without overflow
+    return max(by_bytes, by_count, 1);
+}
+
 // Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
 // and horizontal sums would cost more than its elements, so each row gets a
 // vector lane of its own and walks its elements (one strided load per lane
-// and step), its result in a register. Rows go to parallel tasks of about
-// task_bytes of input; the last vector of rows shifts back over rows already
+// and step), its result in a register. Rows go to parallel tasks
+// (granules_per_task, in vectors of rows); the last vector of rows shifts back over rows already
 // done, so calls need at least a vector of rows (kWholeRowsMinRows in
 // runtime/variants/reduce_variants.cpp).
 inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
-    _halide_user_assert(p.task_bytes >= 1) << "task_bytes must be at least 1";
     Var oo("oo"), oi("oi"), ov("ov");
-    const Expr row_bytes = clamp(s.r_extent, 1, p.task_bytes) * s.input_type.bytes();  // no int32 overflow
-    const Expr vectors_per_task = max(p.task_bytes / row_bytes / lanes, 1);
+    const Expr vectors_per_task = granules_per_task(s, p, lanes);
     // i has extent 1 in the inner layout: outside, so the rows' loop is the innermost.
     s.output.reorder(s.o, s.i);
     if (s.word) s.output.reorder(s.o, s.i, *s.word);  // outermost: 64-bit indices' words are passes of their own
@@ -50,8 +61,8 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
         // A row is walked in full chunks of `accumulators` vectors (the row
         // domain's first part: lane, step), then its remaining elements (the
         // second: a short scalar loop), so the vector loop has no tail (see
-        // RowDomain). Rows go to parallel tasks of about task_bytes of input,
-        // each task taking its rows end to end (blocks, merge, remaining
+        // RowDomain). Rows go to parallel tasks (granules_per_task), each
+        // task taking its rows end to end (blocks, merge, remaining
         // elements): a serial merge after parallel blocks held 16 cores to a
         // quarter of the bandwidth. Fewer than min_parallel_rows rows: steps
         // are cut into blocks of block_elements, a row's blocks spread over
@@ -60,11 +71,9 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
         // `accumulators` vector registers; blocks merge a vector at a time.
         _halide_user_assert(s.row.chunk == lanes * p.accumulators && s.row.parts.size() == 2)
             << "the inner layout's rows are walked in chunks of lanes x accumulators (row_domain)";
-        _halide_user_assert(p.task_bytes >= 1) << "task_bytes must be at least 1";
         Var c("c");
         // ARGMAX/ARGMIN's words (innermost, the default) are written by the task that found the index.
-        const Expr row_bytes = clamp(s.r_extent, 1, p.task_bytes) * s.input_type.bytes();  // no int32 overflow
-        s.output.split(s.o, oo, oi, max(p.task_bytes / row_bytes, 1), TailStrategy::GuardWithIf).parallel(oo);
+        s.output.split(s.o, oo, oi, granules_per_task(s, p, 1), TailStrategy::GuardWithIf).parallel(oo);
         const int chunk = s.row.chunk;
         const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y;
         const Expr steps = s.r_extent / chunk;
