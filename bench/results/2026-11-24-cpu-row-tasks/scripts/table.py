@@ -1,7 +1,11 @@
-# Markdown table from xeon16-ab.jsonl (+ PyTorch lines): best of the rounds per library, PyTorch's best
-# over its runs. Usage: table.py AB.jsonl THREADS TORCH.jsonl... (cases in corpus order)
+# Markdown table from an A/B log (ab.sh lines): best of the rounds per library, PyTorch's best over
+# the given files; the last library is "now", the first "before".
+# Usage: table.py AB THREADS LIB=NAME,LIB=NAME,... [TORCH.jsonl ...]
+#   e.g. table.py xeon16-ab.jsonl 16 "old=before,new:HDML_THREAD_POOL=halide=rows in tasks,new=+ hdml's pool" xeon16-torch.jsonl
+#        table.py xeon16-task-count-ab.jsonl 2 "old=before,def=tasks of 32 KiB,cur=now" xeon16-torch-late.jsonl
 import json, sys
-ab, threads, torch_files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+ab, threads, spec, torch_files = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+libs = [item.rsplit("=", 1) for item in spec.split(",")]
 best, order = {}, []
 for line in open(ab):
     r = json.loads(line); x = r["r"]
@@ -13,9 +17,10 @@ for f in torch_files:
     for line in open(f):
         r = json.loads(line)
         if r.get("threads") == threads and "gbps" in r: torch[r["case"]] = max(torch.get(r["case"], 0), r["gbps"])
-print(f"| case ({threads} threads) | before | rows in tasks | + hdml's pool | PyTorch | hdml / before | hdml / PyTorch |")
-print("|---|---|---|---|---|---|---|")
+print(f"| case ({threads} threads) | " + " | ".join(name for _, name in libs) + " | PyTorch | now / before | now / PyTorch |")
+print("|---" * (len(libs) + 4) + "|")
 for c in order:
-    old, mid, new = (best.get((c, v), 0) for v in ("old", "new:HDML_THREAD_POOL=halide", "new"))
+    v = [best.get((c, lib), 0) for lib, _ in libs]
     t = torch.get(c)
-    print(f"| {c} | {old:.1f} | {mid:.1f} | {new:.1f} | {f'{t:.1f}' if t else 'n/a'} | {new / old:.2f}x | {f'{new / t:.2f}x' if t else 'n/a'} |")
+    cells = " | ".join(f"{x:.1f}" for x in v)
+    print(f"| {c} | {cells} | {f'{t:.1f}' if t else 'n/a'} | {v[-1] / v[0]:.2f}x | {f'{v[-1] / t:.2f}x' if t else 'n/a'} |")
