@@ -34,7 +34,7 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                               const RowDomain &row, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
                               const Target &target, std::optional<Var> word = std::nullopt) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
-    ReduceStages stages{output, reductions, input, i, o, row.parts[0], row, layout, input.type(),
+    ReduceStages stages{output, reductions, input, i, o, row, layout, input.type(),
                         input.dim(0).stride(), input.dim(1).stride(), input.dim(0).extent(),
                         input.dim(1).extent(), input.dim(2).extent(), word};
     schedule_reduce(stages, mapping, tuning, target);

@@ -28,7 +28,7 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceMapping &m, const R
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o, merges_in_shuffles(m, target, s.layout, s.reductions)};
     if (!inner && m.columns == ColumnMapping::Whole) {
         // ARGMAX/ARGMIN write index words, a column each (merge_tiles).
-        schedule_whole_columns(loops, s.output, s.reductions, s.input, s.r.x, s.i_extent, s.i_stride, s.input_type,
+        schedule_whole_columns(loops, s.output, s.reductions, s.input, s.r().x, s.i_extent, s.i_stride, s.input_type,
                                s.word ? 1 : (int)p.gpu_merge_columns, p.gpu_unroll, m);
         return;
     }
@@ -41,7 +41,7 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceMapping &m, const R
         Func consumer = last ? s.output : f.in();
         if (!last) consumer.compute_root();
         if (inner && m.rows == RowMapping::Lanes) {
-            schedule_row_lanes(loops, consumer, f, s.r.x, s.r_stride, p);
+            schedule_row_lanes(loops, consumer, f, s.r().x, s.r_stride, p);
             continue;
         }
         // Columns per thread of the outer layout; ARGMAX/ARGMIN write index words, a column each.

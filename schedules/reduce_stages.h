@@ -20,8 +20,7 @@ struct ReduceStages {
     std::vector<Halide::Func> reductions;
     Halide::Func input;  // (i, r, o): the input buffer, whose loads a schedule may stage (`input.in(f)`)
     Halide::Var i, o;
-    Halide::RDom r;  // row.parts[0]
-    RowDomain row;   // the parts of the row's reduction domain, one update each
+    RowDomain row;  // the parts of the row's reduction domain, one update each
     Layout layout;
     Halide::Type input_type;
     // Strides of the input's i and r dimensions: schedules specialise the
@@ -31,6 +30,9 @@ struct ReduceStages {
     // ARGMAX/ARGMIN: output(word, i, o), words 0 and (64-bit indices) 1 of
     // an index. CPUs write them in separate passes; GPU threads write both.
     std::optional<Halide::Var> word;
+
+    // The row's first (usually only) part: the domain of the first update.
+    const Halide::RDom &r() const { return row.parts[0]; }
 };
 
 // A reduction written as an explicit tree (LOG_SUM_EXP on GPUs, whose

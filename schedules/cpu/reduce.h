@@ -43,7 +43,7 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
         .parallel(oo);
     for (Func f : s.reductions) {
         f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
-        f.update().reorder(s.o, s.i, s.r.x).vectorize(s.o);
+        f.update().reorder(s.o, s.i, s.r().x).vectorize(s.o);
     }
 }
 
@@ -114,7 +114,7 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
         s.output.specialize(s.i_stride == 1);
         for (Func f : s.reductions) {
             RVar ro("ro"), ri("ri");
-            Func partial = f.update().split(s.r, ro, ri, p.rows_per_chunk, TailStrategy::GuardWithIf).rfactor(ro, c);
+            Func partial = f.update().split(s.r(), ro, ri, p.rows_per_chunk, TailStrategy::GuardWithIf).rfactor(ro, c);
             partial.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
             partial.update()
                 .reorder(s.i, ri, c, s.o)

@@ -23,7 +23,7 @@ inline void schedule_split_reduction(const GpuLoops &g, ReduceStages &s, Halide:
     using namespace Halide;
     Var c("c"), t("t");
     RVar rc("rc"), rr("rr"), rk("rk"), rt("rt"), rko("rko"), rki("rki");
-    Func part = f.update().split(s.r, rc, rr, chunking.chunk, TailStrategy::GuardWithIf).rfactor(rc, c);
+    Func part = f.update().split(s.r(), rc, rr, chunking.chunk, TailStrategy::GuardWithIf).rfactor(rc, c);
     // Accumulators must live in registers: a Func's storage follows its
     // compute level (global at root, shared memory at block level), so each
     // accumulating stage is computed inside a thread of a wrapper (`in()`)
