@@ -2,8 +2,9 @@
 # (explicit triples only: `host` would bake in the build machine's CPU), the
 # features every kernel of it gets, and the tuning file under schedules/params.
 #
-#   x86    x86-64 Linux, multi-target: AVX-512 -> AVX2+FMA+F16C -> SSE4.1 -> baseline,
-#          chosen once at run time by Halide's CPU-feature check.
+#   x86    x86-64 Linux (or Windows, in a Windows build), multi-target: AVX-512 ->
+#          AVX2+FMA+F16C -> SSE4.1 -> baseline, chosen once at run time by Halide's
+#          CPU-feature check.
 #   arm    aarch64 Linux (cross-compiled; NEON is baseline on aarch64).
 #   cuda   x86-64 Linux host code with CUDA device kernels (PTX, JIT-compiled by
 #          the driver on newer GPUs; Halide 14 stops at capability 8.6).
@@ -29,6 +30,13 @@ if (HDML_X86_ISA AND NOT HDML_X86_ISA STREQUAL "all")
     endif ()
     math(EXPR _isa_index "${_isa_index} + 1")
     list(GET _isa_targets ${_isa_index} HDML_x86_TARGETS)
+endif ()
+
+# A Windows build's CPU kernels: the same variants for x86-64-windows (COFF
+# objects and the Win64 calling convention; Halide's Windows runtime).
+if (CMAKE_SYSTEM_NAME STREQUAL "Windows")
+    list(TRANSFORM HDML_x86_TARGETS REPLACE "^x86-64-linux" "x86-64-windows")
+    set(HDML_x86_TRIPLE x86-64-windows)
 endif ()
 
 set(HDML_arm_TARGETS arm-64-linux)

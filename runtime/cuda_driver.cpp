@@ -1,6 +1,6 @@
 #include "runtime/cuda_driver.h"
 
-#include <dlfcn.h>
+#include "runtime/dynamic_library.h"
 
 #include <cstdio>
 
@@ -11,7 +11,7 @@ namespace {
 // Resolves the driver's exported `name` into `slot`, noting it when missing.
 template <typename Fn>
 void resolve(void *library, const char *name, Fn *slot, std::string *missing) {
-    *slot = reinterpret_cast<Fn>(dlsym(library, name));
+    *slot = reinterpret_cast<Fn>(dynamic_library::symbol(library, name));
     if (!*slot) *missing += std::string(missing->empty() ? "" : ", ") + name;
 }
 
@@ -31,10 +31,10 @@ struct Loaded {
 
 Loaded load() {
     Loaded loaded;
-    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    const char *name = dynamic_library::cuda_driver_name();
+    void *library = dynamic_library::open(name);
     if (!library) {
-        const char *error = dlerror();
-        loaded.why = std::string("the CUDA driver could not be loaded (") + (error ? error : "libcuda.so.1") + ")";
+        loaded.why = "the CUDA driver could not be loaded (" + dynamic_library::open_error(name) + ")";
         return loaded;
     }
     // The _v2 names are the ABI the current cuda.h maps the plain names to.

@@ -1,4 +1,4 @@
-// The CUDA driver API, loaded at run time (dlopen of libcuda.so.1): hdml links
+// The CUDA driver API, loaded at run time (libcuda.so.1; nvcuda.dll on Windows): hdml links
 // no CUDA library, so one build runs on machines with and without NVIDIA GPUs.
 // Only what the runtime itself calls is declared; kernels go through Halide's
 // CUDA runtime, which loads the driver the same way.

@@ -31,8 +31,15 @@ int32_t raw_enum(const Enum &field) {
     return value;
 }
 
-// printf-style formatting into a std::string.
-std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+// printf-style formatting into a std::string. MinGW's C++ library formats with
+// its C99 printf (%zu, %lld), which `gnu_printf` checks; plain `printf` there
+// would mean Microsoft's.
+#ifdef __MINGW32__
+#define HDML_PRINTF_FORMAT gnu_printf
+#else
+#define HDML_PRINTF_FORMAT printf
+#endif
+std::string format(const char *fmt, ...) __attribute__((format(HDML_PRINTF_FORMAT, 1, 2)));
 
 }  // namespace hdml
 

@@ -208,7 +208,13 @@ int threads_from_environment() {
 }
 
 Pool &pool() {
+#ifdef _WIN32
+    // Never destroyed: Windows ends the other threads before it runs a DLL's
+    // static destructors at exit, and joining them there never returns.
+    static Pool &instance = *new Pool(threads_from_environment());
+#else
     static Pool instance(threads_from_environment());
+#endif
     return instance;
 }
 

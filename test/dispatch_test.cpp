@@ -10,10 +10,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace hdml_dispatch;
@@ -27,12 +28,24 @@ struct Result {
 
 // A scratch directory per test run, removed with its files at exit.
 const std::string &scratch_dir() {
-    static const std::string dir = [] {
-        char pattern[] = "/tmp/hdml_dispatch_test_XXXXXX";
-        const char *made = mkdtemp(pattern);
-        REQUIRE(made != nullptr);
-        return std::string(made);
-    }();
+    struct Scratch {
+        std::filesystem::path path;
+        Scratch() {
+            const auto tmp = std::filesystem::temp_directory_path();
+            std::random_device random;
+            for (int attempt = 0; path.empty() && attempt < 100; ++attempt) {
+                const auto candidate = tmp / ("hdml_dispatch_test_" + std::to_string(random()));
+                if (std::filesystem::create_directory(candidate)) path = candidate;
+            }
+        }
+        ~Scratch() {
+            std::error_code ignored;
+            if (!path.empty()) std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const Scratch scratch;
+    static const std::string dir = scratch.path.generic_string();  // forward slashes: it goes into JSON too
+    REQUIRE(!dir.empty());
     return dir;
 }
 

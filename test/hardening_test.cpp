@@ -144,8 +144,8 @@ TEST_CASE("bindings whose Offset + SizeInBytes leave the address space are rejec
     CHECK(op.execute(wraps, out) == E_INVALIDARG);
     CHECK(std::string(hdmlGetLastErrorMessage()).find("'InputTensor'") != std::string::npos);
     // An offset no buffer can have (segfaulted before).
-    HDML_BUFFER_BINDING far{op.in.storage.data(), 1ull << 63, op.in.storage.size()};
-    CHECK(op.execute(far, out) == E_INVALIDARG);
+    HDML_BUFFER_BINDING far_in{op.in.storage.data(), 1ull << 63, op.in.storage.size()};
+    CHECK(op.execute(far_in, out) == E_INVALIDARG);
     CHECK(std::string(hdmlGetLastErrorMessage()).find("2^56") != std::string::npos);
     HDML_BUFFER_BINDING far_out{op.out.storage.data(), 1ull << 60, op.out.storage.size()};
     CHECK(op.execute(op.in.binding(), far_out) == E_INVALIDARG);

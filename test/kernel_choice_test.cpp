@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -77,13 +78,17 @@ std::string split(Runner &runner, DML_TENSOR_DATA_TYPE type) {
 // Sets an environment variable for one scope.
 struct ScopedEnv {
     std::string name;
+#ifdef _WIN32
+    ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) { _putenv_s(name.c_str(), value.c_str()); }
+    ~ScopedEnv() { _putenv_s(name.c_str(), ""); }  // an empty value removes it
+#else
     ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) { setenv(name.c_str(), value.c_str(), 1); }
     ~ScopedEnv() { unsetenv(name.c_str()); }
+#endif
 };
 
 std::string write_temp(const std::string &name, const std::string &text) {
-    const char *dir = std::getenv("TMPDIR");
-    const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/hdml_kernel_choice_" + name;
+    const std::string path = (std::filesystem::temp_directory_path() / ("hdml_kernel_choice_" + name)).string();
     std::ofstream(path) << text;
     return path;
 }

@@ -7,7 +7,9 @@ HDML_PACKAGES=(
     libdnnl-dev libeigen3-dev            # benchmark peers
     g++-aarch64-linux-gnu qemu-user      # ARM cross toolchain, and qemu-aarch64 to run its tests
     libbenchmark-dev:arm64               # the benchmarks, cross-built for aarch64 (Debian multiarch)
-    g++-mingw-w64-x86-64                 # Windows (D3D12) cross toolchain
+    g++-mingw-w64-x86-64                 # Windows cross toolchain (x86-64 CPU kernels, D3D12)
+    wine wine64                          # runs the Windows tests, models and package checks
+    glslang-tools                        # compiles the D3D12 kernels' HLSL (tools/check-hlsl.py)
     nlohmann-json3-dev                   # hdml-dispatch (JSON models)
     clang libclang-rt-14-dev             # the libFuzzer targets (tools/fuzz.sh: libFuzzer, ASan, UBSan)
 )

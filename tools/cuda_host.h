@@ -7,7 +7,7 @@
 // after set-up throw std::runtime_error.
 #pragma once
 
-#include <dlfcn.h>
+#include "runtime/dynamic_library.h"
 
 #include <cstdint>
 #include <cstring>
@@ -55,12 +55,13 @@ public:
 
 private:
     CudaHost() {
-        void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        namespace dl = hdml::dynamic_library;
+        void *library = dl::open(dl::cuda_driver_name());
         if (!library) {
-            why_ = "libcuda.so.1 not found";
+            why_ = std::string(dl::cuda_driver_name()) + " not found";
             return;
         }
-        auto sym = [&](const char *name) { return dlsym(library, name); };
+        auto sym = [&](const char *name) { return dl::symbol(library, name); };
         using Init = int (*)(unsigned);
         using Count = int (*)(int *);
         using Get = int (*)(int *, int);

@@ -6,10 +6,14 @@
 #     without a GPU), then the two libFuzzer targets for 60 s each;
 #  2. the aarch64 cross build (kernels from build/'s generator) and the same
 #     ctest suite run under qemu-aarch64, hdml-dispatch's models included;
-#  3. the kernels generated for x86-64-windows-d3d12compute, and a check that
-#     every static library of x86, cuda (built into libhdml) and d3d12 exists;
-#  4. `cmake --install`, a separate consumer project built against it, and
-#     the installed hdml-dispatch run from a moved prefix.
+#  3. the x86-64 Windows cross build (MinGW-w64, kernels from build/'s
+#     generator) and the same ctest suite run under wine, models included;
+#  4. the kernels generated for x86-64-windows-d3d12compute, a check that
+#     every static library of x86, cuda (built into libhdml) and d3d12 exists,
+#     and every D3D12 kernel's HLSL compiled by glslang (tools/check-hlsl.py);
+#  5. `cmake --install`, a separate consumer project built against it, and
+#     the installed hdml-dispatch run from a moved prefix: on Linux, and for
+#     the Windows package under wine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/common.sh
@@ -34,10 +38,25 @@ hdml_configure_and_build build-arm -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch
 (cd build-arm && ctest --output-on-failure -j2) | tee build-arm/ctest.log
 arm_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-arm/ctest.log | tail -1)
 
+echo "== Windows (x86-64, MinGW-w64) build and tests under wine"
+hdml_configure_and_build build-win -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/x86_64-w64-mingw32.cmake \
+    -DHDML_HOST_BUILD=build
+export WINEDEBUG=-all WINEPREFIX="$PWD/build-win/wineprefix"
+# One persistent wine server for every test, and wine's services started here
+# with the prefix: a service started by a test would inherit ctest's output
+# pipe and hold it open. Both stop when this script ends, however it ends.
+mkdir -p "$WINEPREFIX"
+wineserver -p
+trap 'wineserver -k 2>/dev/null || true' EXIT
+wineboot --init > build-win/wineboot.log 2>&1
+(cd build-win && ctest --output-on-failure -j2) | tee build-win/ctest.log
+win_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-win/ctest.log | tail -1)
+
 echo "== kernels for d3d12 (cuda's are in build/, inside libhdml)"
 hdml_configure_and_build build-cross -DHDML_PLATFORMS="d3d12"
 tools/check-kernels.sh build x86 cuda
 tools/check-kernels.sh build-cross d3d12
+tools/check-hlsl.py build-cross  # every D3D12 kernel's HLSL through glslang (an independent HLSL front end)
 
 echo "== install and find_package(hdml) consumer"
 rm -rf build/install build-consumer
@@ -52,6 +71,22 @@ build/install-moved/bin/hdml-dispatch models/dml_reduce.json | tee build/install
 grep -q "Resource 'output': 6, 15, 24" build/installed-dispatch.log
 # ...and so does hdml-tune, reading the installed search spaces.
 build/install-moved/bin/hdml-tune space --platform x86 | tail -n 1 | grep "the current numbers are legal"
-# Both ctest runs plus the three checks above (fuzzers, kernel libraries, installed consumer and tools).
-echo "hdml: $((ctest_total - ctest_skipped + arm_total + 3)) passed, 0 failed, $ctest_skipped skipped" \
-     "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total; skipped: the .cuda suites and models without a GPU)"
+
+echo "== the Windows package: installed, a find_package(hdml) consumer and hdml-dispatch.exe under wine"
+rm -rf build-win/install build-win/install-moved build-win-consumer
+cmake --install build-win --prefix build-win/install
+cmake -S examples/consumer -B build-win-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build-win/install" \
+    -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchains/x86_64-w64-mingw32.cmake"
+cmake --build build-win-consumer
+WINEPATH="$PWD/build-win/install/bin" wine build-win-consumer/consumer.exe
+WINEPATH="$PWD/build-win/install/bin" wine build-win-consumer/consumer_c.exe
+# hdml.dll lies beside hdml-dispatch.exe: the moved prefix needs no path.
+cp -r build-win/install build-win/install-moved
+wine build-win/install-moved/bin/hdml-dispatch.exe models/dml_reduce.json | tee build-win/installed-dispatch.log
+grep -q "Resource 'output': 6, 15, 24" build-win/installed-dispatch.log
+
+# The three ctest runs plus the four checks above (fuzzers, kernel libraries,
+# installed consumer and tools on Linux, the installed Windows package).
+echo "hdml: $((ctest_total - ctest_skipped + arm_total + win_total + 4)) passed, 0 failed, $ctest_skipped skipped" \
+     "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total, x86-64 Windows under wine $win_total;" \
+     "skipped: the .cuda suites and models without a GPU)"

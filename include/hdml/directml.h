@@ -3,15 +3,18 @@
  * Same names, field order and numeric values as DirectML.h at feature level 6.4,
  * so descriptor-building code written for DirectML compiles unchanged against
  * hdml. Only the types hdml's operators use are declared, plus the complete
- * DML_OPERATOR_TYPE enumeration. If the real DirectML.h was included first,
- * this header declares nothing (the types are identical).
+ * DML_OPERATOR_TYPE enumeration. If the real DirectML.h was included first
+ * (its guard is DIRECTML_H), this header declares none of them: the types are
+ * the same. Include DirectML.h before hdml's headers, never after.
+ *
+ * On Windows the Win32 types (UINT, HRESULT, BOOL, ...) are windows.h's.
  */
 #ifndef HDML_DIRECTML_H
 #define HDML_DIRECTML_H
 
 #include <stdint.h>
 
-#ifndef __directml_h__
+#ifndef DIRECTML_H
 
 #ifdef _WIN32
 #include <windows.h>
@@ -378,12 +381,15 @@ typedef struct DML_JOIN_OPERATOR_DESC {
     UINT Axis;
 } DML_JOIN_OPERATOR_DESC;
 
-#endif /* __directml_h__ */
+#endif /* DIRECTML_H */
 
-/* Marks the functions libhdml exports. */
+/* Marks the functions libhdml exports (hdml.dll's exports on Windows, where
+ * hdml's own build defines HDML_BUILDING_DLL and its users import them). */
 #ifndef HDML_API
-#if defined(_WIN32)
-#define HDML_API
+#if defined(_WIN32) && defined(HDML_BUILDING_DLL)
+#define HDML_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define HDML_API __declspec(dllimport)
 #else
 #define HDML_API __attribute__((visibility("default")))
 #endif
