@@ -10,7 +10,8 @@
 #     generator) and the same ctest suite run under wine, models included;
 #  4. the kernels generated for x86-64-windows-d3d12compute, a check that
 #     every static library of x86, cuda (built into libhdml) and d3d12 exists,
-#     and every D3D12 kernel's HLSL compiled by glslang (tools/check-hlsl.py);
+#     every D3D12 kernel's HLSL compiled by glslang (tools/check-hlsl.py), and
+#     libhdml.so and hdml.dll exporting exactly runtime/hdml.map's C API;
 #  5. `cmake --install`, a separate consumer project built against it, and
 #     the installed hdml-dispatch run from a moved prefix: on Linux, and for
 #     the Windows package under wine.
@@ -57,6 +58,7 @@ hdml_configure_and_build build-cross -DHDML_PLATFORMS="d3d12"
 tools/check-kernels.sh build x86 cuda
 tools/check-kernels.sh build-cross d3d12
 tools/check-hlsl.py build-cross  # every D3D12 kernel's HLSL through glslang (an independent HLSL front end)
+tools/check-exports.sh build/runtime/libhdml.so build-win/bin/hdml.dll  # the C API only
 
 echo "== install and find_package(hdml) consumer"
 rm -rf build/install build-consumer
@@ -85,8 +87,9 @@ cp -r build-win/install build-win/install-moved
 wine build-win/install-moved/bin/hdml-dispatch.exe models/dml_reduce.json | tee build-win/installed-dispatch.log
 grep -q "Resource 'output': 6, 15, 24" build-win/installed-dispatch.log
 
-# The three ctest runs plus the four checks above (fuzzers, kernel libraries,
-# installed consumer and tools on Linux, the installed Windows package).
+# The three ctest runs plus the four checks above (fuzzers, kernel libraries
+# with their HLSL and the exports, installed consumer and tools on Linux, the
+# installed Windows package).
 echo "hdml: $((ctest_total - ctest_skipped + arm_total + win_total + 4)) passed, 0 failed, $ctest_skipped skipped" \
      "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total, x86-64 Windows under wine $win_total;" \
      "skipped: the .cuda suites and models without a GPU)"
