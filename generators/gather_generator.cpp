@@ -35,7 +35,7 @@ public:
         allow_any_strides(output);
         const Expr j_dense = output.dim(1).stride() == 1 && indices.dim(0).stride() == 1 && input.dim(1).stride() == 1;
         GatherStages stages{output, x, j, y, output.dim(0).stride(), output.dim(0).extent(), input.dim(0).stride(),
-                            j_dense, output.dim(2).extent()};
+                            j_dense, output.dim(2).extent(), output.dim(1).extent()};
         schedule_gather(stages, tuning, get_target());
     }
 };

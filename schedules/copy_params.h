@@ -22,6 +22,7 @@ struct GatherStages {
     // output and the indices, and the gathered axis dense in the input.
     Halide::Expr j_dense;
     Halide::Expr y_extent;
+    Halide::Expr j_extent;
 };
 
 // The copy kernel's numbers; the gather kernel's too (GatherTuning), which

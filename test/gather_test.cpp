@@ -175,6 +175,39 @@ TEST_CASE("GATHER randomised against the reference: ranks 1-8, every data and in
     }
 }
 
+// Dense indices along a dense innermost axis take the CPU's unrolled path: index
+// counts around a multiple of its block (up to 32 elements on AVX-512), one
+// block exactly, the last block shifted inwards over the one before, and fewer
+// than a block (the guarded path); few rows (tasks of row blocks) and many
+// (tasks of whole rows, from 64), with a partial last task.
+TEST_CASE("GATHER along the innermost axis with many dense indices", "[gather][random]") {
+    std::mt19937 rng(test_seed());
+    const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT8,
+                                          DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64};
+    for (DML_TENSOR_DATA_TYPE type : types) {
+        for (uint32_t count : {1u, 7u, 15u, 16u, 17u, 31u, 32u, 33u, 63u, 64u, 65u, 100u, 512u}) {
+            for (bool many_rows : {false, true}) {
+                const uint32_t rows = many_rows ? 64 + rng() % 137 : 1 + rng() % 40, cols = 1 + rng() % 300;
+                GatherCase c;
+                c.axis = 1;
+                c.in = TestTensor(type, {rows, cols});
+                c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+                    c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
+                });
+                c.idx = TestTensor(I32, {1, count});
+                // Mostly in range; some negative and some past the end (clamped).
+                for (uint32_t k = 0; k < count; ++k) {
+                    c.idx.set_bits(k, (uint64_t)(int64_t)((int64_t)(rng() % (cols + cols / 4 + 3)) - (int64_t)(cols / 8) - 1));
+                }
+                c.out = TestTensor(type, {rows, count});
+                run_case(c, std::string(short_name(type)) + " [" + std::to_string(rows) + "," + std::to_string(cols) +
+                                "] gathering " + std::to_string(count) + " columns (seed " + std::to_string(test_seed()) +
+                                ")");
+            }
+        }
+    }
+}
+
 TEST_CASE("GATHER validation rules", "[gather][validation]") {
     Runner runner;
     auto expect = [&](GatherCase &c, const std::string &fragment) {

@@ -18,7 +18,19 @@ inline void schedule_gather_cpu(GatherStages &s, const GatherTuning &p, const Ha
         .fuse(s.j, s.y, t)
         .parallel(t, p.rows_per_task, TailStrategy::GuardWithIf);
     // Dense j: scalar loads, unrolled (vector gathers lose to scalar loads on
-    // most x86 cores: 5 GB/s against 20 on Zen 4).
+    // most x86 cores: 5 GB/s against 20 on Zen 4). At least a vector of j: the
+    // last block shifts inwards (rewriting a few elements with the same values),
+    // where a guard would wrap every unrolled element in its own branch.
+    // Many rows: tasks of whole rows (no fused index to divide per block).
+    s.output.specialize(s.x_extent == 1 && s.j_dense && s.j_extent >= lanes && s.y_extent >= 4 * p.rows_per_task)
+        .split(s.j, jo, ji, lanes, TailStrategy::ShiftInwards)
+        .unroll(ji)
+        .parallel(s.y, p.rows_per_task, TailStrategy::GuardWithIf);
+    s.output.specialize(s.x_extent == 1 && s.j_dense && s.j_extent >= lanes)
+        .split(s.j, jo, ji, lanes, TailStrategy::ShiftInwards)
+        .unroll(ji)
+        .fuse(jo, s.y, t)
+        .parallel(t, p.rows_per_task, TailStrategy::GuardWithIf);
     s.output.specialize(s.x_extent == 1 && s.j_dense)
         .split(s.j, jo, ji, lanes, TailStrategy::GuardWithIf)
         .unroll(ji)
