@@ -20,7 +20,9 @@ inline void *symbol(void *library, const char *name) {
     return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(library), name));
 }
 // Why the last open() failed.
-inline std::string open_error(const char *name) { return std::string(name) + ": Windows error " + std::to_string(GetLastError()); }
+inline std::string open_error(const char *name) {
+    return std::string(name) + ": Windows error " + std::to_string(GetLastError());
+}
 #else
 inline const char *cuda_driver_name() { return "libcuda.so.1"; }
 inline void *open(const char *name) { return dlopen(name, RTLD_NOW | RTLD_LOCAL); }
