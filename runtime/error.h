@@ -10,6 +10,9 @@
 
 namespace hdml {
 
+// The longest message kept, with its terminator; a longer one is cut and ends in " [...]".
+constexpr size_t kLastErrorCapacity = 4096;
+
 // Records `message` as this thread's last error and returns `code`.
 HRESULT fail(HRESULT code, const std::string &message);
 

@@ -225,6 +225,19 @@ TEST_CASE("A bad dispatch overlay fails device creation with a message") {
     CHECK(std::string(hdmlGetLastErrorMessage()).find("cannot be read") != std::string::npos);
 }
 
+TEST_CASE("A message longer than 4095 bytes is cut and marked") {
+    // The overlay's message quotes the unknown key: 5000 characters of it.
+    const std::string path = write_temp("long.json", "{\"dispatch\": {\"" + std::string(5000, 'k') + "\": 1}}");
+    ScopedEnv env(platform_variable(), path);
+    Runner r;
+    CHECK(r.device == nullptr);
+    const std::string message = hdmlGetLastErrorMessage();
+    CHECK(message.size() == 4095);
+    CHECK(message.rfind(path, 0) == 0);
+    CHECK(message.substr(message.size() - 6) == " [...]");
+    std::remove(path.c_str());
+}
+
 TEST_CASE("hdmlGetOperatorKernels of a NULL operator is NULL") {
     CHECK(hdmlGetOperatorKernels(nullptr) == nullptr);
 }

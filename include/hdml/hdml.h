@@ -111,7 +111,9 @@ HDML_API void hdmlReleaseDevice(hdml_device* device);
  * and why each earlier variant of the family's list was passed over. */
 HDML_API const char* hdmlGetOperatorKernels(const hdml_operator* op);
 
-/* Thread-local: describes the last failure on this thread ("" if none). */
+/* Thread-local: describes the last failure on this thread ("" if none), in
+ * at most 4095 bytes (a longer message is cut and ends in " [...]"). The
+ * pointer stays valid on this thread; the next hdml call may change the text. */
 HDML_API const char* hdmlGetLastErrorMessage(void);
 
 #ifdef __cplusplus
