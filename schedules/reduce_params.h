@@ -64,8 +64,12 @@ struct ReduceTuning {
     Halide::GeneratorParam<int> accumulators{"accumulators", 4};
     Halide::GeneratorParam<int> block_elements{"block_elements", 16384};
     Halide::GeneratorParam<int> min_parallel_rows{"min_parallel_rows", 8};
-    // CPU, outer layout: consecutive reduced rows accumulated per parallel block.
+    // CPU, outer layout: consecutive reduced rows a task accumulates (more
+    // where a column would have over max_row_chunks chunks), and the columns
+    // of its partial row (a multiple of the widest vector).
     Halide::GeneratorParam<int> rows_per_chunk{"rows_per_chunk", 64};
+    Halide::GeneratorParam<int> max_row_chunks{"max_row_chunks", 256};
+    Halide::GeneratorParam<int> tile_columns{"tile_columns", 4096};
     // CPU, inner layout: the fewest input bytes of one parallel task, and about
     // the most tasks per call (larger tasks where the input is large).
     Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};

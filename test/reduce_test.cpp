@@ -399,7 +399,11 @@ TEST_CASE("REDUCE many short rows: every function and type, rows strided and pad
 // block's 8, have their runs merged by a warp per column), and many
 // columns; at least reduce_whole_columns_min_outputs columns or very short
 // rows (600001, not a multiple of a block's 1024 columns) take the
-// whole-columns kernel. Run on every device.
+// whole-columns kernel. On CPUs the outer layout's tiles of tile_columns
+// (4096) and chunks of rows: one tile of 3 columns in 64 chunks (65537 rows),
+// 147 tiles, the last of 1985 columns (600001), and two tiles times two
+// outer indices in 15 chunks of 67 rows, the last one short (2 x 1000 x 4100).
+// Run on every device.
 TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, thread per row, split-K",
           "[reduce][random][large]") {
     std::mt19937 rng(test_seed() + 2);
@@ -410,7 +414,7 @@ TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, threa
     const std::vector<Shape> shapes = {{{1u << 18}, 1}, {{3, 65537}, 2},  {{20011, 37}, 2},
                                        {{16384, 17}, 2}, {{16411, 100}, 2}, {{20011, 5}, 2},
                                        {{65537, 3}, 1},  {{101, 4099}, 1},  {{5, 600001}, 1},
-                                       {{600001, 3}, 2}};
+                                       {{600001, 3}, 2}, {{2, 1000, 4100}, 2}};
     for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_LOG_SUM_EXP,
                                    DML_REDUCE_FUNCTION_ARGMAX, DML_REDUCE_FUNCTION_ARGMIN}) {
         for (DML_TENSOR_DATA_TYPE type : {F32, I64}) {
