@@ -2,13 +2,14 @@
 // data, and the read-bandwidth reference every table row is compared with.
 #pragma once
 
+#include "bandwidth.h"
+
 #include <benchmark/benchmark.h>
 #include <hdml/hdml.h>
 
 #include <algorithm>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
 struct BenchTensor {
@@ -70,33 +71,13 @@ inline void fill_bench_data(void *data, uint64_t n, bool half) {
     }
 }
 
-// The machine's read bandwidth: two threads (one below 1 MiB) summing 64-bit
-// words with independent accumulators (the compiler vectorises the adds).
-inline uint64_t read_words(const uint64_t *p, size_t n) {
-    uint64_t a = 0, b = 0, c = 0, d = 0;
-    size_t k = 0;
-    for (; k + 4 <= n; k += 4) a += p[k], b += p[k + 1], c += p[k + 2], d += p[k + 3];
-    for (; k < n; ++k) a += p[k];
-    return a + b + c + d;
-}
-
+// The machine's read bandwidth: two threads (one below 1 MiB, where a thread
+// start costs more than the read) summing 64-bit words.
 inline void bm_read_bandwidth(benchmark::State &state, uint64_t bytes) {
     std::vector<uint64_t> data(bytes / 8, 1);
-    const size_t half = data.size() / 2;
+    const unsigned threads = bytes >= (1u << 20) ? 2 : 1;
     uint64_t sink = 0;
-    // Below 1 MiB a thread start costs more than the read: one thread there.
-    const bool threaded = bytes >= (1u << 20);
-    for (auto _ : state) {
-        if (!threaded) {
-            sink += read_words(data.data(), data.size());
-            continue;
-        }
-        uint64_t r0 = 0, r1 = 0;
-        std::thread t([&] { r1 = read_words(data.data() + half, data.size() - half); });
-        r0 = read_words(data.data(), half);
-        t.join();
-        sink += r0 + r1;
-    }
+    for (auto _ : state) sink += read_pass(data, threads);
     benchmark::DoNotOptimize(sink);
     state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)bytes);
 }
@@ -112,11 +93,8 @@ inline void register_read_bandwidth(const char *size_name, uint64_t bytes) {
 // bytes = read + written.
 inline void bm_copy_bandwidth(benchmark::State &state, uint64_t bytes) {
     std::vector<uint8_t> src(bytes, 1), dst(bytes);
-    const size_t half = bytes / 2;
     for (auto _ : state) {
-        std::thread t([&] { std::memcpy(dst.data() + half, src.data() + half, bytes - half); });
-        std::memcpy(dst.data(), src.data(), half);
-        t.join();
+        copy_pass(src, dst, 2);
         benchmark::ClobberMemory();
     }
     state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)(2 * bytes));

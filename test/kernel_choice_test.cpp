@@ -116,11 +116,14 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, and rows=wh
     // first; its 16 rows of 256 are longer than reduce_whole_rows_max_row (64).
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {8, 16, 32}, {0, 2}) ==
           "hdml_copy_uint32" + p + " hdml_reduce_float32_inner_sum" + p);
-    // Rows of at most reduce_whole_rows_max_row, at least a vector (16) of them:
-    // each row reduced whole by a vector lane.
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    // Rows of at most reduce_whole_rows_max_row (64), at least a vector (16) of
+    // them: each row reduced whole by a vector lane, but for rows a multiple of
+    // reduce_whole_rows_plain_multiple (64), which the plain kernel walks in full chunks.
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 63}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 32}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_sum" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {15, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {15, 63}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {4096, 2}, {1}) ==
           "hdml_reduce_float16_inner_log_sum_exp_rows_whole" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, I8, {100, 3, 7}, {2}) == "hdml_arg_reduce_int8_inner_rows_whole" + p);
@@ -188,15 +191,25 @@ TEST_CASE("A dispatch overlay changes the choice at device creation, without a r
     std::remove(path.c_str());
 }
 
-TEST_CASE("A dispatch overlay moves the CPU's short-row threshold, without a rebuild") {
+TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a rebuild") {
     if (test_on_cuda()) return;
     const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
-    const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_max_row": 1024}})");
-    ScopedEnv env(platform_variable(), path);
-    Runner r;
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1025}, {1}) == "hdml_reduce_float32_inner_sum" + p);
-    std::remove(path.c_str());
+    {
+        const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_max_row": 1024}})");
+        ScopedEnv env(platform_variable(), path);
+        Runner r;
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1000}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1025}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+        std::remove(path.c_str());
+    }
+    {  // 0: no multiple goes plain
+        const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_plain_multiple": 0}})");
+        ScopedEnv env(platform_variable(), path);
+        Runner r;
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+        std::remove(path.c_str());
+    }
 }
 
 TEST_CASE("A bad dispatch overlay fails device creation with a message") {

@@ -364,12 +364,14 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
 }
 
 // Many short rows: on CPUs the rows=whole kernels (rows of at most
-// reduce_whole_rows_max_row = 64, at least 16 of them: a vector lane per row,
-// tasks of task_bytes whose last vector of rows shifts back over rows already
-// done). Exactly a vector of rows (16), a vector and a tail (17, 37), fewer
-// than a vector (15: the plain kernel), many tasks with tails (20011 rows of 2
-// and 3001 of 16), rows of 64 and 65 (either side of the threshold), rows 2 or
-// 3 elements apart and rows padded apart; every function and type. Run on every device.
+// reduce_whole_rows_max_row = 64 but not a multiple of
+// reduce_whole_rows_plain_multiple = 64, at least 16 of them: a vector lane per
+// row, tasks of task_bytes whose last vector of rows shifts back over rows
+// already done). Exactly a vector of rows (16), a vector and a tail (17, 37),
+// fewer than a vector (15: the plain kernel), many tasks with tails (20011 rows
+// of 2 and 3001 of 16), rows of 63 (the longest rows=whole takes), 64 (a
+// multiple: plain) and 65 (past the threshold), rows 2 or 3 elements apart and
+// rows padded apart; every function and type. Run on every device.
 TEST_CASE("REDUCE many short rows: every function and type, rows strided and padded", "[reduce][random]") {
     std::mt19937 rng(test_seed() + 5);
     struct Shape {
@@ -377,7 +379,8 @@ TEST_CASE("REDUCE many short rows: every function and type, rows strided and pad
     };
     const std::vector<Shape> shapes = {{{16, 3}, {3, 1}},      {{17, 5}, {7, 1}},       {{37, 7}, {14, 2}},
                                        {{15, 7}, {7, 1}},      {{20011, 2}, {2, 1}},   {{3001, 16}, {48, 3}},
-                                       {{1000, 64}, {64, 1}},  {{1000, 65}, {70, 1}},  {{2, 40, 9}, {1000, 20, 2}}};
+                                       {{1000, 63}, {63, 1}},  {{1000, 64}, {64, 1}},  {{1000, 65}, {70, 1}},
+                                       {{2, 40, 9}, {1000, 20, 2}}};
     for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
         const auto fn = (DML_REDUCE_FUNCTION)f;
         for (DML_TENSOR_DATA_TYPE type : supported_types(fn)) {

@@ -24,6 +24,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/: hdml_ctypes
 from hdml_ctypes import Hdml  # noqa: E402
 
 try:

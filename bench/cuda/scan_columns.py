@@ -17,6 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/: hdml_ctypes
 import torch  # noqa: E402
 import gpu_bench as gb  # noqa: E402
 from hdml_ctypes import Hdml  # noqa: E402

@@ -1,13 +1,16 @@
-"""hdml's C API from Python (ctypes), for the GPU benchmark: operators are built
-from DirectML descriptors over PyTorch tensors' device memory and executed on
-PyTorch's own CUDA context and stream (hdmlCreateDeviceFromCudaContext), so hdml
-and PyTorch are timed the same way on the same stream."""
+"""hdml's C API from Python (ctypes), for the benchmarks against PyTorch: operators
+are built from DirectML descriptors over PyTorch tensors' memory. On CUDA
+(bench/cuda) they run on PyTorch's own context and stream
+(hdmlCreateDeviceFromCudaContext), so hdml and PyTorch are timed the same way on
+the same stream; on the CPU (bench/cpu) on hdml's CPU device over the tensors'
+host memory."""
 import ctypes
 
 UINT = ctypes.c_uint32
 
-FLOAT32, UINT32, INT64 = 1, 3, 11
-ELEMENT_BYTES = {FLOAT32: 4, UINT32: 4, INT64: 8}
+FLOAT32, FLOAT16, UINT32, INT64 = 1, 2, 3, 11
+ELEMENT_BYTES = {FLOAT32: 4, FLOAT16: 2, UINT32: 4, INT64: 8}
+DEVICE_TYPE_CPU = 0
 TENSOR_TYPE_BUFFER = 1
 OP_REDUCE, OP_SPLIT, OP_JOIN, OP_GATHER, OP_CUMSUM, OP_ARGMIN, OP_ARGMAX, OP_CUMPROD = 55, 62, 63, 67, 105, 137, 138, 145
 REDUCE = dict(ARGMAX=0, ARGMIN=1, AVERAGE=2, L1=3, L2=4, LOG_SUM=5, LOG_SUM_EXP=6, MAX=7, MIN=8, MULTIPLY=9,
@@ -68,18 +71,23 @@ def uints(values):
 
 
 class Hdml:
-    def __init__(self, library_path, torch):
+    def __init__(self, library_path, torch, device="cuda"):
+        """device "cuda": PyTorch's CUDA context and stream; "cpu": hdml's CPU device
+        (threads: HL_NUM_THREADS, read when the first operator runs)."""
         self.lib = ctypes.CDLL(library_path)
         self.lib.hdmlGetLastErrorMessage.restype = ctypes.c_char_p
+        self.keep = []  # ctypes objects the descs point into, alive for the run
+        self.device = ctypes.c_void_p()
+        if device == "cpu":
+            self.check(self.lib.hdmlCreateDevice(DEVICE_TYPE_CPU, 0, ctypes.byref(self.device)), "hdmlCreateDevice")
+            return
         cuda = ctypes.CDLL("libcuda.so.1")
         context = ctypes.c_void_p()
         torch.zeros(1, device="cuda")  # PyTorch's primary context is current from here on
         assert cuda.cuCtxGetCurrent(ctypes.byref(context)) == 0 and context.value
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or None)
-        self.device = ctypes.c_void_p()
         self.check(self.lib.hdmlCreateDeviceFromCudaContext(context, stream, ctypes.byref(self.device)),
                    "hdmlCreateDeviceFromCudaContext")
-        self.keep = []  # ctypes objects the descs point into, alive for the run
 
     def check(self, hr, what):
         if hr != 0:
@@ -87,7 +95,7 @@ class Hdml:
 
     def tensor(self, t, data_type=None):
         """A DML tensor desc of torch tensor `t` (its sizes and element strides)."""
-        data_type = data_type or {4: FLOAT32, 8: INT64}[t.element_size()]
+        data_type = data_type or {2: FLOAT16, 4: FLOAT32, 8: INT64}[t.element_size()]
         sizes, strides = uints(list(t.shape)), uints(list(t.stride()))
         extent = sum((s - 1) * st for s, st in zip(t.shape, t.stride())) + 1
         total = (extent * ELEMENT_BYTES[data_type] + 3) // 4 * 4
@@ -104,7 +112,7 @@ class Hdml:
         return op
 
     def runner(self, op, inputs, outputs):
-        """A no-argument callable that enqueues the operator on the stream."""
+        """A no-argument callable that runs the operator (on CUDA: enqueues it on the stream)."""
         ins, outs = (Binding * len(inputs))(*inputs), (Binding * len(outputs))(*outputs)
         self.keep += [ins, outs]
         execute, check = self.lib.hdmlExecute, self.check
