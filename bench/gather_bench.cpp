@@ -5,7 +5,6 @@
 // for the lookup), two threads like hdml. Bytes = rows read + output + indices.
 #include "bench_common.h"
 
-
 #include <random>
 #include <thread>
 
