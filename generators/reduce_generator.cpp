@@ -50,6 +50,26 @@ Expr exp_for(const Target &target, const Expr &x) {
     return Internal::Call::make(Float(32), "llvm.nvvm.ex2.approx.ftz.f", {x * 1.44269504f}, Internal::Call::PureExtern);
 }
 
+// exp(d) for float32 d <= 0, LOG_SUM_EXP's x - max on CPUs, where Halide 14's
+// exp (~20 vector instructions, with overflow and underflow selects) made the
+// sum pass compute-bound: 2^n * p(f), n = round(d log2 e), f the rest in
+// [-1/2, 1/2], p a degree-5 fit of 2^f with p(0) = 1, so a row's maximum adds
+// exactly 1 (1.7e-7 relative error elsewhere, evaluated in float32). d is
+// clamped at -126 ln 2: smaller terms add under 2^-126 to a sum of at least 1
+// (the maximum's own term), and 2^n stays a normal float. A row whose maximum
+// is not finite gets garbage here, which the kernel discards.
+Expr exp_of_nonpositive(const Expr &d) {
+    const Expr t = max(d * 1.44269504f, -126.0f);
+    // 1.5 * 2^23 + t holds round(t) in its low mantissa bits (strict: the
+    // simplifier would cancel the magic number).
+    const Expr shifted = strict_float(t + 12582912.0f);
+    const Expr f = t - strict_float(shifted - 12582912.0f);
+    Expr p = 0.00132647261f;
+    for (float c : {0.00967151299f, 0.0555073358f, 0.240222424f, 0.693147004f, 1.0f}) p = p * f + c;
+    const Expr two_to_n = reinterpret(Float(32), (reinterpret(UInt(32), shifted) + cast<uint32_t>(127)) << 23);
+    return p * two_to_n;
+}
+
 class Reduce : public Generator<Reduce> {
 public:
     GeneratorParam<ReduceOp> op{"op",
@@ -170,7 +190,12 @@ public:
             const Expr finite = is_finite_value(m);
             const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
             acc(i, o) = cast(acc_t, 0);
-            for_each_part([&](const Expr &x) { acc(i, o) += exp_for(get_target(), convert.widen(x, acc_t) - shift); });
+            const bool cpu = !get_target().has_gpu_feature();
+            auto term = [&](const Expr &x) {
+                const Expr d = convert.widen(x, acc_t) - shift;
+                return cpu ? exp_of_nonpositive(d) : exp_for(get_target(), d);
+            };
+            for_each_part([&](const Expr &x) { acc(i, o) += term(x); });
             result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
             reductions = {peak, acc};
             break;

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 using namespace hdml_test;
 
@@ -464,4 +465,36 @@ TEST_CASE("REDUCE short rows read in vectors, and the same rows unaligned", "[re
         {DML_REDUCE_FUNCTION_SUM, F32},    {DML_REDUCE_FUNCTION_MAX, U32},         {DML_REDUCE_FUNCTION_MULTIPLY, I32},
         {DML_REDUCE_FUNCTION_ARGMIN, F32}, {DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32}};
     for (const auto &c : cases) run_random_case(c.first, c.second, sizes, 4, rng, strides);
+}
+
+// Reductions that read a row twice (LOG_SUM_EXP: its maximum, then the sum of
+// exp(x - max); 64-bit ARGMAX/ARGMIN: the best value, then its index) run on
+// CPUs over groups of rows of about block_elements, several to a task when the
+// input is large: these shapes make tasks of 2 to 3 groups, the last one short.
+TEST_CASE("REDUCE second passes over groups of rows", "[reduce][random][large]") {
+    std::mt19937 rng(test_seed() + 5);
+    const std::vector<std::tuple<DML_REDUCE_FUNCTION, DML_TENSOR_DATA_TYPE, std::vector<uint32_t>>> cases = {
+        {DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {8192, 200}}, {DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {8192, 200}},
+        {DML_REDUCE_FUNCTION_ARGMAX, I64, {4096, 300}},      {DML_REDUCE_FUNCTION_ARGMIN, U64, {4096, 300}}};
+    for (const auto &[fn, type, sizes] : cases) run_random_case(fn, type, sizes, 2, rng, {sizes[1], 1});
+}
+
+// LOG_SUM_EXP's exp on CPUs is a polynomial of its own (exp_of_nonpositive):
+// rows whose elements lie 0 to 120 below the maximum, past the -87.3 where it
+// stops at 2^-126, each against exp and log in double precision.
+TEST_CASE("REDUCE LOG_SUM_EXP over the whole range of exp", "[reduce]") {
+    const uint32_t rows = 64, n = 301;
+    std::vector<float> values(rows * n);
+    for (uint32_t row = 0; row < rows; ++row) {
+        for (uint32_t k = 0; k < n; ++k) values[row * n + k] = 40.0f * (float)row / rows - 0.4f * (float)k;
+    }
+    const std::vector<float> got = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {rows, n}, values, {1});
+    for (uint32_t row = 0; row < rows; ++row) {
+        double m = -INFINITY, s = 0;
+        for (uint32_t k = 0; k < n; ++k) m = std::max(m, (double)values[row * n + k]);
+        for (uint32_t k = 0; k < n; ++k) s += std::exp((double)values[row * n + k] - m);
+        const double expected = m + std::log(s);
+        INFO("row " << row << " got " << got[row] << " expected " << expected);
+        REQUIRE(std::fabs(got[row] - expected) <= 1e-6 * std::max(1.0, std::fabs(expected)));
+    }
 }

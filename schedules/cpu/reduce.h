@@ -148,6 +148,17 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
         Var c("c");
         // ARGMAX/ARGMIN's words (innermost, the default) are written by the task that found the index.
         s.output.split(s.o, oo, oi, granules_per_task(s, p, 1), TailStrategy::GuardWithIf).parallel(oo);
+        // Reductions that read the row again (LOG_SUM_EXP's sum after its
+        // max, 64-bit ARGMAX's index after its value) run over groups of
+        // rows of about block_elements, so the second pass finds the rows in
+        // L2: over a whole task (megabytes) it went back to L3 or memory.
+        Var at = oo;
+        if (s.reductions.size() > 1) {
+            Var og("og");
+            const Expr group_rows = max(1, (int)p.block_elements / max(s.r_extent, 1));
+            s.output.split(oi, og, oi, group_rows, TailStrategy::GuardWithIf);
+            at = og;
+        }
         const int chunk = s.row.chunk;
         const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y;
         const Expr steps = s.r_extent / chunk;
@@ -160,7 +171,7 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
             Func partial = blocks.update().rfactor(lane, u);
             // At least one block: rows shorter than a chunk have none, and bounds
             // inference over an empty range of blocks would reach below the row.
-            blocks.compute_at(s.output, oo).bound(c, 0, max(1, (steps + block - 1) / block));
+            blocks.compute_at(s.output, at).bound(c, 0, max(1, (steps + block - 1) / block));
             Stage row_blocks = blocks.update();
             row_blocks.split(lane, rio, rii, lanes).atomic().vectorize(rii).reorder(rii, rio, s.i, c, s.o);
             const Expr several_blocks = s.o_extent < p.min_parallel_rows && steps > block_steps;
@@ -173,7 +184,7 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
             // A task's rows are complete (blocks merged, remaining elements
             // added) before later reductions read them (LOG_SUM_EXP's sum reads
             // the max) and before the output.
-            f.compute_at(s.output, oo);
+            f.compute_at(s.output, at);
             f.update(1).unscheduled();
         }
     } else {
