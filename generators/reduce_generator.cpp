@@ -35,7 +35,7 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                               const Target &target, std::optional<Var> word = std::nullopt) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     ReduceStages stages{output, reductions, input, i, o, row, layout, input.type(),
-                        input.dim(0).stride(), input.dim(1).stride(), input.dim(0).extent(),
+                        input.dim(0).stride(), input.dim(1).stride(), input.dim(2).stride(), input.dim(0).extent(),
                         input.dim(1).extent(), input.dim(2).extent(), word};
     schedule_reduce(stages, mapping, tuning, target);
 }

@@ -25,7 +25,7 @@ struct ReduceStages {
     Halide::Type input_type;
     // Strides of the input's i and r dimensions: schedules specialise the
     // unit-stride case, where loads become dense vector loads.
-    Halide::Expr i_stride, r_stride;
+    Halide::Expr i_stride, r_stride, o_stride;
     Halide::Expr i_extent, r_extent, o_extent;
     // ARGMAX/ARGMIN: output(word, i, o), words 0 and (64-bit indices) 1 of
     // an index. CPUs write them in separate passes; GPU threads write both.

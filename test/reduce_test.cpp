@@ -372,7 +372,9 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
 // fewer than a vector (15: the plain kernel), many tasks with tails (20011 rows
 // of 2 and 3001 of 16), rows of 63 (the longest rows=whole takes), 64 (a
 // multiple: plain) and 65 (past the threshold), rows 2 or 3 elements apart and
-// rows padded apart; every function and type. Run on every device.
+// rows padded apart; dense rows of exactly a vector of some target (16, 8, 4
+// and 2 elements: one load per row, reduced across lanes), every function and
+// type. Run on every device.
 TEST_CASE("REDUCE many short rows: every function and type, rows strided and padded", "[reduce][random]") {
     std::mt19937 rng(test_seed() + 5);
     struct Shape {
@@ -381,7 +383,8 @@ TEST_CASE("REDUCE many short rows: every function and type, rows strided and pad
     const std::vector<Shape> shapes = {{{16, 3}, {3, 1}},      {{17, 5}, {7, 1}},       {{37, 7}, {14, 2}},
                                        {{15, 7}, {7, 1}},      {{20011, 2}, {2, 1}},   {{3001, 16}, {48, 3}},
                                        {{1000, 63}, {63, 1}},  {{1000, 64}, {64, 1}},  {{1000, 65}, {70, 1}},
-                                       {{2, 40, 9}, {1000, 20, 2}}};
+                                       {{2, 40, 9}, {1000, 20, 2}}, {{3001, 16}, {16, 1}}, {{2003, 8}, {8, 1}},
+                                       {{1001, 4}, {4, 1}},    {{777, 2}, {2, 1}}};
     for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
         const auto fn = (DML_REDUCE_FUNCTION)f;
         for (DML_TENSOR_DATA_TYPE type : supported_types(fn)) {

@@ -43,7 +43,15 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
         .parallel(oo);
     for (Func f : s.reductions) {
         f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
-        f.update().reorder(s.o, s.i, s.r().x).vectorize(s.o);
+        Stage update = f.update();
+        // Dense rows of exactly a vector: a vector of rows is one dense load
+        // per row, reduced across its lanes by a tree of shuffles.
+        update.specialize(s.r_extent == lanes && s.r_stride == 1 && s.o_stride == lanes)
+            .reorder(s.r().x, s.o, s.i)
+            .atomic()
+            .vectorize(s.r().x)
+            .vectorize(s.o);
+        update.reorder(s.o, s.i, s.r().x).vectorize(s.o);
     }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Before/after table of LOG_SUM_EXP from cpu_bench.py lines tagged with "variant" and
+"""Before/after table from cpu_bench.py lines tagged with "variant" and
 "round" (vm-lse.jsonl, xeon-lse.jsonl): the median GB/s of every timing of each variant,
 the roofline's best read, PyTorch's median and the spread of the timings."""
 import json
@@ -24,6 +24,6 @@ for path in sys.argv[1:]:
         b, a = statistics.median(c["before"]), statistics.median(c["after"])
         torch = f"{statistics.median(c['torch']):.1f}" if c["torch"] else "n/a"
         ratio = f"{a / statistics.median(c['torch']):.2f}x" if c["torch"] else "—"
-        print(f"| {threads} | {case.replace('reduce/log_sum_exp/', '')} | {b:.1f} | {a:.1f} | {a / b:.2f}x | "
+        print(f"| {threads} | {case} | {b:.1f} | {a:.1f} | {a / b:.2f}x | "
               f"{100 * a / read[threads]:.0f}% | {torch} | {ratio} | {min(c['before']):.1f}–{max(c['before']):.1f} | "
               f"{min(c['after']):.1f}–{max(c['after']):.1f} |")
