@@ -23,8 +23,9 @@ struct ReduceStages {
     RowDomain row;  // the parts of the row's reduction domain, one update each
     Layout layout;
     Halide::Type input_type;
-    // Strides of the input's i and r dimensions: schedules specialise the
-    // unit-stride case, where loads become dense vector loads.
+    // Strides of the input's i, r and o dimensions: schedules specialise the
+    // unit-stride case (and rows=whole dense rows of a vector), where loads
+    // become dense vector loads.
     Halide::Expr i_stride, r_stride, o_stride;
     Halide::Expr i_extent, r_extent, o_extent;
     // ARGMAX/ARGMIN: output(word, i, o), words 0 and (64-bit indices) 1 of
