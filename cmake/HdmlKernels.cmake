@@ -384,6 +384,14 @@ function(hdml_finalize)
                                    "// Generated: tuning candidate ${id}.\n${candidate_rows}\n")
         endforeach ()
 
+        # Each kernel appends its targets to its runtime's list, and Halide 14 keeps the repeats: hundreds of
+        # tuning candidates' kernels took the runtime's command past the kernel's argument limit. One of each.
+        foreach (anchor IN LISTS anchors)
+            get_property(runtime_targets TARGET ${anchor}.runtime PROPERTY Halide_RT_TARGETS)
+            list(REMOVE_DUPLICATES runtime_targets)
+            set_property(TARGET ${anchor}.runtime PROPERTY Halide_RT_TARGETS "${runtime_targets}")
+        endforeach ()
+
         get_target_property(cross ${anchors} IMPORTED)
         if (cross)
             # Cross-compiled kernels are imported archives: build them (and the

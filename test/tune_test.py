@@ -51,6 +51,20 @@ class SpaceTest(unittest.TestCase):
             self.assertTrue(cases)
             self.assertEqual(len({c["case"] for c in cases}), len(cases))
 
+    def test_every_checked_in_profile_fits_its_platform_space(self):
+        folder = os.path.join(SOURCE, "schedules", "tuned")
+        for name in sorted(n for n in os.listdir(folder) if n.endswith(".json")):
+            with open(os.path.join(folder, name)) as f:
+                profile = json.load(f)
+            self.assertTrue(profile.get("machine") and profile.get("date"), name)
+            s = tune_space.load(os.path.join(SOURCE, "schedules", "space", profile["platform"] + ".json"),
+                                os.path.join(SOURCE, "schedules", "params", profile["platform"] + ".json"))
+            numbers = {"%s.%s" % (scope, key): value for scope, entries in profile.items()
+                       if scope not in ("platform", "machine", "date", "notes") for key, value in entries.items()}
+            for n, v in numbers.items():
+                self.assertIn(v, s.values.get(n, []), "%s: %s" % (name, n))
+            self.assertEqual(s.violations(numbers), [], name)
+
     def test_rejects_an_unknown_device_corpus_or_threshold_family(self):
         with self.assertRaisesRegex(tune_space.SpaceError, "\"device\" must be one of cpu, cuda, d3d12"):
             space(device="tpu")
@@ -123,6 +137,16 @@ class LogTest(unittest.TestCase):
                          [(0, "m"), (1, "m"), (1, "d")])
         self.assertEqual(len(tune_measure.todo(cands, log, 2, "C")), 4)  # another machine measures afresh
 
+    def test_a_confirmation_round_measures_afresh_what_the_search_measured(self):
+        cands = [{"id": "d", "candidate": {}}, {"id": "m", "candidate": {"reduce.a": 4}}]
+        log = [dict(record({}, "c1", [1.0]), boot="A", **{"pass": 0}),
+               dict(record({"reduce.a": 4}, "c1", [1.0]), boot="A", **{"pass": 0}),
+               dict(record({}, "c1", [1.0]), boot="A", stage="confirm", **{"pass": 0})]
+        self.assertEqual([(p, c["id"]) for p, c in tune_measure.todo(cands, log, 2, "A", "confirm")],
+                         [(0, "m"), (1, "m"), (1, "d")])
+        self.assertEqual([(p, c["id"]) for p, c in tune_measure.todo(cands, log, 2, "A")],
+                         [(1, "m"), (1, "d")])
+
     def test_a_missing_log_is_empty(self):
         self.assertEqual(tune_log.read("/nonexistent/hdml-tune.log"), [])
 
@@ -176,6 +200,25 @@ class ApplyTest(unittest.TestCase):
         chosen = {"reduce": ({"reduce.a": 4}, 1.1, {}), "arg_reduce+reduce": ({"reduce.a": 1, "dispatch.reduce_x": 50}, 1.3, {})}
         self.assertEqual(tune_apply.merged(chosen), {"reduce.a": 1, "dispatch.reduce_x": 50})
 
+    def test_a_confirmation_round_is_judged_alone(self):
+        search = [dict(r, boot="A") for r in self.log()]
+        # Measured again alone against the defaults, reduce.a = 4 no longer wins: nothing is taken ...
+        confirm = [dict(record({}, "c1", [1.0]), boot="A", stage="confirm"),
+                   dict(record({}, "c2", [2.0]), boot="A", stage="confirm"),
+                   dict(record({"reduce.a": 4}, "c1", [1.0]), boot="A", stage="confirm"),
+                   dict(record({"reduce.a": 4}, "c2", [1.99]), boot="A", stage="confirm")]
+        self.assertEqual(tune_apply.choose(search)["reduce"][0], {"reduce.a": 4})
+        self.assertEqual(tune_apply.choose(search + confirm), {})
+        # ... while the search's choice, the next round's start, is unchanged by it.
+        self.assertEqual(tune_apply.choose(tune_apply.searched(search + confirm))["reduce"][0], {"reduce.a": 4})
+        table = tune_apply.confirmation_table(search + confirm)
+        self.assertIn("| reduce.a 4 | c2 | 2000 | 1990 | 1.01x |", table)
+        self.assertIn("| reduce.a 4 | **geomean** | | | **1.003x** | below the 2% bar |", table)
+        self.assertEqual(tune_apply.confirmation_table(search), "")
+        # A later boot's search is judged on its own again.
+        self.assertEqual(tune_apply.choose(search + confirm + [dict(r, boot="B") for r in self.log()])["reduce"][0],
+                         {"reduce.a": 4})
+
     def test_nothing_better_writes_only_where_it_was_measured(self):
         profile, _ = tune_apply.profile([record({}, "c1", [1.0]), record({"reduce.a": 4}, "c1", [1.5])], space(), "t")
         self.assertEqual(set(profile), {"platform", "machine", "date"})
@@ -193,6 +236,31 @@ class PlanTest(unittest.TestCase):
             moved = dict(rec, candidate={"reduce.a": 4}, kernels="hdml_reduce_float32_inner_sum_lanes_cuda")
             self.assertEqual(tune_plan.logged_kernels([moved, rec], corpus, ["reduce"], "cuda"),
                              {"c1": [("hdml_reduce_float32_inner_sum", "reduce"), ("hdml_copy_uint32", "copy")]})
+
+    def test_a_confirmation_round_holds_the_defaults_each_choice_and_their_merge(self):
+        log = ApplyTest.log(None) + [record({}, "a1", [1.0], "arg_reduce"),
+                                     record({"arg_reduce.a": 2}, "a1", [0.5], "arg_reduce")]
+        self.assertEqual(tune_plan.confirmation(log), [{}, {"arg_reduce.a": 2}, {"reduce.a": 4},
+                                                       {"arg_reduce.a": 2, "reduce.a": 4}])
+        self.assertEqual(tune_plan.confirmation(log[:4]), [{}, {"reduce.a": 4}])
+        with self.assertRaisesRegex(ValueError, "nothing to confirm"):
+            tune_plan.confirmation([record({}, "c1", [1.0]), record({"reduce.a": 4}, "c1", [1.5])])
+
+    def test_a_profile_to_confirm_must_fit_the_space(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "p.json")
+            for profile, error in (({"platform": "x86", "machine": "m", "reduce": {"a": 4}, "dispatch": {"reduce_x": 100}},
+                                    None),
+                                   ({"platform": "cuda", "reduce": {"a": 4}}, "a profile for cuda"),
+                                   ({"platform": "x86", "reduce": {"a": 3}}, "reduce.a = 3 is not a value"),
+                                   ({"platform": "x86", "reduce": {"a": 2}}, "nothing to confirm")):
+                with open(path, "w") as f:
+                    json.dump(profile, f)
+                if error is None:
+                    self.assertEqual(tune_plan.profile_candidate(path, space()), {"reduce.a": 4})
+                else:
+                    with self.assertRaisesRegex(ValueError, error):
+                        tune_plan.profile_candidate(path, space())
 
     def test_thresholds_ride_as_overlays_on_the_library_of_their_generator_numbers(self):
         cases = {"c1": [("hdml_reduce_float32_inner_sum", "reduce"), ("hdml_copy_uint32", "copy")]}
@@ -248,8 +316,68 @@ class BuildTest(unittest.TestCase):
             self.assertIn("has no \"platform\"", " ".join(result.stderr.split()))
 
 
-@unittest.skipUnless(BUILD, "needs a build directory")
+def built_platforms(build):
+    return tune_plan.build_platforms(build) if build else []
+
+
+def elf_machine(path):
+    """An ELF file's e_machine (62 x86-64, 183 aarch64)."""
+    with open(path, "rb") as f:
+        header = f.read(20)
+    assert header[:4] == b"\x7fELF", path
+    return int.from_bytes(header[18:20], "little")
+
+
+@unittest.skipUnless("arm" in built_platforms(BUILD), "needs an aarch64 cross build")
+class ArmPlanTest(unittest.TestCase):
+    """Plan here, measure on the board: arm candidates built in the cross build
+    (kernels from the host build's generator), their harness listing kernels
+    under qemu, and the packed DIR measured as on a board (here under qemu)."""
+
+    def test_arm_candidates_are_planned_here_and_measured_there(self):
+        with tempfile.TemporaryDirectory() as d:
+            tool = os.path.join(SOURCE, "tools", "tune", "hdml-tune")
+            work = os.path.join(d, "work")
+            result = subprocess.run([sys.executable, tool, "plan", "--platform", "arm", "--families", "copy",
+                                     "--build", BUILD, "--out", work], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            with open(os.path.join(work, "manifest.json")) as f:
+                manifest = json.load(f)
+            self.assertEqual((manifest["platform"], manifest["stage"]), ("arm", "search"))
+            self.assertGreaterEqual(len(manifest["candidates"]), 5)  # the defaults and copy's one-step moves
+            for lib in {c["lib"] for c in manifest["candidates"]}:
+                self.assertEqual(elf_machine(os.path.join(work, "lib", lib, "libhdml.so.0")), 183)
+            self.assertEqual(elf_machine(os.path.join(work, "bin", "hdml-tune-bench")), 183)
+            env = dict(os.environ, HDML_TUNE_RUNNER="qemu-aarch64 -L /", HL_NUM_THREADS="2")
+            result = subprocess.run([sys.executable, tool, "measure", work, "--passes", "1", "--repeats", "1"],
+                                    env=env, capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            records = tune_log.read(os.path.join(work, "log.jsonl"))
+            self.assertEqual({tune_log.candidate_key(r["candidate"]) for r in records},
+                             {tune_log.candidate_key(c["candidate"]) for c in manifest["candidates"]})
+            # Each candidate ran its own kernels: the defaults' end in _arm, a candidate's in _arm_<its library>.
+            lib_of = {tune_log.candidate_key(c["candidate"]): c["lib"] for c in manifest["candidates"]}
+            for r in records:
+                lib = lib_of[tune_log.candidate_key(r["candidate"])]
+                self.assertEqual(r["platform"], "arm")
+                self.assertTrue(all(k.endswith("_arm") or (r["candidate"] and k.endswith("_arm_" + lib))
+                                    for k in r["kernels"].split()), r)
+                if any(n.startswith("copy.") for n in r["candidate"]):
+                    self.assertTrue(any(k.endswith("_arm_" + lib) for k in r["kernels"].split()), r)
+            with open(os.path.join(BUILD, "CMakeCache.txt")) as f:
+                self.assertIn("HDML_TUNE_CANDIDATES:STRING=\n", f.read())
+
+
+@unittest.skipUnless("x86" in built_platforms(BUILD), "needs an x86 build directory")
 class SmokeTuneTest(unittest.TestCase):
+    def test_plan_names_the_build_a_platform_needs(self):
+        tool = os.path.join(SOURCE, "tools", "tune", "hdml-tune")
+        with tempfile.TemporaryDirectory() as d:
+            result = subprocess.run([sys.executable, tool, "plan", "--platform", "arm", "--build", BUILD, "--out", d],
+                                    capture_output=True, text=True)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("not arm: plan --platform arm needs --build an aarch64 cross build", result.stderr)
+
     def test_local_tunes_the_copy_family_and_the_build_takes_the_profile(self):
         with tempfile.TemporaryDirectory() as d:
             tool = os.path.join(SOURCE, "tools", "tune", "hdml-tune")
@@ -258,7 +386,8 @@ class SmokeTuneTest(unittest.TestCase):
                                      "--work", os.path.join(d, "work"), "--passes", "2", "--repeats", "2"],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
-            self.assertIn("| families | case | defaults (ms) | smoke (ms) | speed-up |", result.stdout)  # or "no candidate beat"
+            self.assertTrue("| families | case | defaults (ms) | smoke (ms) | speed-up |" in result.stdout or
+                            "no candidate beat the current numbers" in result.stdout, result.stdout)
             records = tune_log.read(os.path.join(d, "work", "log.jsonl"))
             # The defaults and the four one-step moves of copy's two numbers, every case, both passes.
             candidates = {tune_log.candidate_key(r["candidate"]) for r in records}
@@ -268,6 +397,9 @@ class SmokeTuneTest(unittest.TestCase):
             with open(os.path.join(d, "smoke.json")) as f:
                 profile = json.load(f)
             self.assertEqual(profile["platform"], "x86")
+            # A number is written only after a confirmation round measured it again against the defaults.
+            if "copy" in profile:
+                self.assertTrue(any(tune_log.stage(r) == "confirm" for r in records))
             for key, value in profile.get("copy", {}).items():
                 self.assertIn(value, tune_space.load(os.path.join(SOURCE, "schedules", "space", "x86.json"),
                                                      os.path.join(SOURCE, "schedules", "params", "x86.json")).values["copy." + key])

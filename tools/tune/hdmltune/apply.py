@@ -21,20 +21,36 @@ def families_of_candidate(candidate):
     return sorted({f for n, _ in items for f in families_of(n)})
 
 
-def choose(records):
-    """Over the latest boot's records, the candidates that beat the defaults on the cases of every family they
-    change (MIN_GAIN in geomean) and lose none of those cases (NOISE), the best
-    per set of families: {"reduce+arg_reduce": (candidate dict, geomean gain,
-    {case: (defaults, candidate)})}, each of the last a log.medians entry."""
+def judged(records):
+    """The records apply judges: the latest boot's, and of those the confirmation
+    round's where there is one. A search round's best is the fastest of dozens of
+    noisy candidates, so its own timings flatter it; re-measured alone against the
+    defaults, it is judged on timings that did not choose it."""
     records = tune_log.latest_boot(records)
+    confirmed = [r for r in records if tune_log.stage(r) == "confirm"]
+    return confirmed or records
+
+
+def searched(records):
+    """The search rounds' records (what a confirmation round re-measures the choices of)."""
+    return [r for r in records if tune_log.stage(r) == "search"]
+
+
+def verdicts(records):
+    """Every candidate of the judged records (see judged) against the defaults, on
+    the cases of the families it changes: [(candidate dict, families ("reduce+arg_reduce"),
+    geomean gain, the cases it loses, {case: (defaults, candidate)})], each of the
+    last a log.medians entry. It loses a case slower than NOISE in the median with
+    every repeat slower than every repeat of the defaults."""
+    records = judged(records)
     med = tune_log.medians(records)
     family_of_case = {r["case"]: r["family"] for r in records}
     base = ()
     cases_of = {}
     for (cand, case), _ in med.items():
         cases_of.setdefault(cand, set()).add(case)
-    best = {}
-    for cand, cases in cases_of.items():
+    out = []
+    for cand, cases in sorted(cases_of.items()):
         families = families_of_candidate(cand)
         common = sorted(c for c in cases if family_of_case[c] in families and (base, c) in med)
         if cand == base or not common:
@@ -42,11 +58,42 @@ def choose(records):
         ratios = {c: med[(base, c)][0] / med[(cand, c)][0] for c in common}
         gain = math.exp(sum(math.log(x) for x in ratios.values()) / len(ratios))
         loses = [c for c in common if ratios[c] < NOISE and med[(cand, c)][2] > med[(base, c)][3]]
-        group = "+".join(families)
+        out.append((dict(cand), "+".join(families), gain, loses, {c: (med[(base, c)], med[(cand, c)]) for c in common}))
+    return out
+
+
+def choose(records):
+    """The candidates that beat the defaults on the cases of every family they
+    change (MIN_GAIN in geomean) and lose none of those cases (NOISE), the best
+    per set of families: {"reduce+arg_reduce": (candidate dict, geomean gain,
+    {case: (defaults, candidate)})}."""
+    best = {}
+    for cand, group, gain, loses, table in verdicts(records):
         if gain < MIN_GAIN or loses or (group in best and gain <= best[group][1]):
             continue
-        best[group] = (dict(cand), gain, {c: (med[(base, c)], med[(cand, c)]) for c in common})
+        best[group] = (cand, gain, table)
     return best
+
+
+def confirmation_table(records):
+    """Markdown: every candidate of a confirmation round against the defaults,
+    taken or not and why; "" where the judged records are a search's."""
+    if not any(tune_log.stage(r) == "confirm" for r in judged(records)):
+        return ""
+    taken = [entry[0] for entry in choose(records).values()]
+    rows = ["| candidate | case | defaults (ms) | candidate (ms) | speed-up | repeats, defaults / candidate (ms) |",
+            "|---|---|---|---|---|---|"]
+    for cand, _, gain, loses, table in verdicts(records):
+        name = ", ".join("%s %s" % nv for nv in sorted(cand.items()))
+        verdict = "taken" if cand in taken else ("loses %s" % ", ".join(loses) if loses else
+                                                 "below the %d%% bar" % round((MIN_GAIN - 1) * 100))
+        for case in sorted(table):
+            before, after = table[case]
+            rows.append("| %s | %s | %.4g | %.4g | %.2fx | %.4g–%.4g / %.4g–%.4g |"
+                        % (name, case, before[0] * 1e3, after[0] * 1e3, before[0] / after[0],
+                           before[2] * 1e3, before[3] * 1e3, after[2] * 1e3, after[3] * 1e3))
+        rows.append("| %s | **geomean** | | | **%.3fx** | %s |" % (name, gain, verdict))
+    return "\n".join(rows)
 
 
 def merged(chosen):
@@ -66,7 +113,9 @@ def profile(records, space, name):
     platform = records[-1]["platform"]
     machine = records[-1]["machine"]
     chosen = choose(records)
-    out = {"platform": platform, "machine": machine, "date": datetime.date.today().isoformat()}
+    # The date the judged measurements were taken (logs before records had one: today).
+    date = judged(records)[-1].get("date") or datetime.date.today().isoformat()
+    out = {"platform": platform, "machine": machine, "date": date}
     for n, v in sorted(merged(chosen).items()):
         if space is not None and space.defaults.get(n) == v:
             continue

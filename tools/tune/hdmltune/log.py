@@ -5,7 +5,8 @@ writing (a torn last line is skipped) and a rerun skips what is measured.
 A record: {"platform", "machine", "family", "candidate": {name: value, ...}
 (the numbers that differ from the defaults; {} is the defaults), "case",
 "bytes", "seconds": [one per repeat], "pass": n (measure's pass), "boot": the
-machine's boot id, "kernels": what the case called}.
+machine's boot id, "kernels": what the case called, "stage": "search" or
+"confirm" (absent: search), "date"}.
 
 Timings compare only within one boot of one machine: another node of the same
 model, or the same one after a reboot, can differ by more than a candidate
@@ -56,6 +57,12 @@ def latest_boot(records):
         return []
     boot = records[-1].get("boot")
     return [r for r in records if r.get("boot") == boot]
+
+
+def stage(record):
+    """"search" (a round of one-step moves) or "confirm" (the search's choices
+    measured again, alone against the defaults)."""
+    return record.get("stage", "search")
 
 
 def append(path, *records):

@@ -4,9 +4,11 @@ with its thresholds as the HDML_DISPATCH_<PLATFORM> overlay), candidates interle
 after pass, each measurement appended to DIR/log.jsonl as it finishes. Needs
 no compiler, Halide or CMake. A rerun skips the (candidate, pass) pairs the
 log holds from this boot; Ctrl-C loses only the measurement in flight."""
+import datetime
 import json
 import os
 import platform as host
+import shlex
 import subprocess
 import sys
 import time
@@ -18,15 +20,20 @@ from .apply import families_of_candidate
 def machine(device="cpu"):
     """This machine in words: host name, CPU model and count, and the GPU a
     GPU device times on."""
-    model = "unknown CPU"
+    model, arm_ids = "unknown CPU", {}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
                 if line.startswith("model name"):
                     model = line.split(":", 1)[1].strip()
                     break
+                # aarch64 kernels name no model: its implementer and part numbers say which core.
+                if line.startswith(("CPU implementer", "CPU part")):
+                    arm_ids.setdefault(line.split(":", 1)[0].strip(), line.split(":", 1)[1].strip())
     except OSError:
         pass
+    if model == "unknown CPU" and arm_ids:
+        model = "CPU implementer %s part %s" % (arm_ids.get("CPU implementer", "?"), arm_ids.get("CPU part", "?"))
     who = "%s, %s, %d CPUs" % (host.node(), model, os.cpu_count() or 0)
     if device == "cuda":
         try:
@@ -61,10 +68,11 @@ class Progress:
         self.stream.flush()
 
 
-def todo(candidates, records, passes, boot):
-    """The (pass, candidate) pairs left to measure on this boot, candidates
-    interleaved pass after pass, each pass in a rotated order."""
-    done = {(tune_log.candidate_key(r["candidate"]), r.get("pass")) for r in records if r.get("boot") == boot}
+def todo(candidates, records, passes, boot, stage="search"):
+    """The (pass, candidate) pairs of a round (`stage`) left to measure on this
+    boot, candidates interleaved pass after pass, each pass in a rotated order."""
+    done = {(tune_log.candidate_key(r["candidate"]), r.get("pass")) for r in records
+            if r.get("boot") == boot and tune_log.stage(r) == stage}
     work = []
     for p in range(passes):
         shift = p % len(candidates)
@@ -81,10 +89,14 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
         manifest = json.load(f)
     log_path = os.path.join(out_dir, "log.jsonl")
     boot = tune_log.boot_id()
-    work = todo(manifest["candidates"], tune_log.read(log_path), passes, boot)
+    stage = manifest.get("stage", "search")
+    work = todo(manifest["candidates"], tune_log.read(log_path), passes, boot, stage)
     who = machine(manifest.get("device", "cpu"))
     progress = Progress(len(work))
     harness = os.path.join(out_dir, "bin", "hdml-tune-bench")
+    # HDML_TUNE_RUNNER: a command prefix for the harness, e.g. "qemu-aarch64 -L /" to run an
+    # arm DIR here (hdml's tests do: it proves the path, its timings say nothing).
+    runner = shlex.split(os.environ.get("HDML_TUNE_RUNNER", ""))
     for p, c in work:
         if deadline is not None and time.time() > deadline and p > 0:
             break  # past the deadline, but every candidate gets its first pass
@@ -98,7 +110,7 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
         # A candidate runs the cases of the families it changes; the defaults, all.
         families = [f for f in manifest["families"]
                     if not c["candidate"] or f in families_of_candidate(c["candidate"])] or manifest["families"]
-        cmd = [harness, os.path.join(out_dir, "corpus.json"), "--device", manifest["device"],
+        cmd = runner + [harness, os.path.join(out_dir, "corpus.json"), "--device", manifest["device"],
                "--repeats", str(repeats), "--min-seconds", str(min_seconds)] + \
             sum((["--family", f] for f in families), [])
         result = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -109,7 +121,8 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
             r = json.loads(line)
             records.append({"platform": manifest["platform"], "machine": who, "family": r["family"],
                             "candidate": c["candidate"], "case": r["case"], "bytes": r["bytes"],
-                            "seconds": r["seconds"], "kernels": r["kernels"], "pass": p, "boot": boot})
+                            "seconds": r["seconds"], "kernels": r["kernels"], "pass": p, "boot": boot,
+                            "stage": stage, "date": datetime.date.today().isoformat()})
         tune_log.append(log_path, *records)  # a candidate's pass lands whole, or (interrupted) not at all
         progress.step("%s pass %d" % (c["id"], p))
     return log_path

@@ -17,9 +17,42 @@ import platform as host
 import shutil
 import subprocess
 
+from . import apply as tune_apply
+
 GENERATORS = ("arg_reduce", "normalize_indices", "reduce", "gather", "copy", "scan")
-# Platforms whose candidates this host can build, and whether it runs them too.
-BUILT_HERE = {"x86": host.machine() in ("x86_64", "AMD64"), "cuda": False}
+# The platforms plan builds candidates for (x86 and cuda in a host build, arm
+# in an aarch64 cross build whose generator is the host build's), and whether
+# this machine runs them natively (`local` tunes only those).
+PLANNED = ("x86", "arm", "cuda")
+RUNS_HERE = {"x86": host.machine() in ("x86_64", "AMD64"), "arm": host.machine() in ("aarch64", "arm64"),
+             "cuda": False}
+
+
+def build_platforms(build):
+    """The platforms a build directory builds (its CMakeCache's HDML_PLATFORMS)."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("HDML_PLATFORMS:"):
+                    return line.split("=", 1)[1].strip().split(";")
+    except OSError:
+        pass
+    return []
+
+
+def harness_runner(platform):
+    """The command prefix that runs a build's binaries of `platform` on this
+    machine: none for its own CPU, qemu-aarch64 for an arm cross build (as that
+    build's ctest does); None where they cannot run here (cuda: no GPU assumed)."""
+    if RUNS_HERE.get(platform):
+        return []
+    if platform == "arm":
+        qemu = shutil.which("qemu-aarch64")
+        if not qemu:
+            raise ValueError("planning arm candidates on %s needs qemu-aarch64 (Debian's qemu-user) to list the "
+                             "kernels each case calls" % host.machine())
+        return [qemu, "-L", "/"]
+    return None
 
 
 def kernel_base(name, platform):
@@ -31,10 +64,12 @@ def kernel_base(name, platform):
     return base, None
 
 
-def harness_kernels(build, corpus, families, space):
-    """{case: [(kernel base, generator)]} from the host build's harness (--kernels)."""
+def harness_kernels(build, corpus, families, space, runner=()):
+    """{case: [(kernel base, generator)]} from the build's harness (--kernels), run
+    through `runner` (an emulator's command prefix, or none)."""
     harness = os.path.join(build, "tools", "tune", "hdml-tune-bench")
-    cmd = [harness, corpus, "--kernels", "--device", space.device] + sum((["--family", f] for f in families), [])
+    cmd = list(runner) + [harness, corpus, "--kernels", "--device", space.device] + \
+        sum((["--family", f] for f in families), [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     cases = {}
     for line in out.splitlines():
@@ -118,21 +153,69 @@ def build_libraries(build, libraries, platform, out_dir):
         shutil.copyfile(os.path.join(build, "tune", lib_id, "libhdml.so.0"), os.path.join(lib_dir, "libhdml.so.0"))
 
 
-def plan(space, start, families, build, source_corpus, out_dir, log=print, records=(), thresholds=True):
+def confirmation(records):
+    """A confirmation round's candidates: the defaults, the search rounds' choice
+    for each set of families, and their merge where there are several."""
+    chosen = tune_apply.choose(tune_apply.searched(records))
+    if not chosen:
+        raise ValueError("nothing to confirm: no candidate in the log beat the current numbers")
+    candidates = [{}]
+    for candidate, _, _ in sorted(chosen.values(), key=lambda entry: -entry[1]):
+        if candidate not in candidates:
+            candidates.append(candidate)
+    if tune_apply.merged(chosen) not in candidates:
+        candidates.append(tune_apply.merged(chosen))
+    return candidates
+
+
+def profile_candidate(path, space):
+    """A tuned profile's numbers as a candidate (name -> value), checked against the space."""
+    with open(path) as f:
+        profile = json.load(f)
+    if profile.get("platform") != space.platform:
+        raise ValueError("%s is a profile for %s, not %s" % (path, profile.get("platform"), space.platform))
+    candidate = {}
+    for scope, entries in profile.items():
+        if scope in ("platform", "machine", "date", "notes"):
+            continue
+        for key, value in entries.items():
+            name = "%s.%s" % (scope, key)
+            if name not in space.values or value not in space.values[name]:
+                raise ValueError("%s: %s = %s is not a value of the space" % (path, name, value))
+            candidate[name] = value
+    if not space.key(candidate):
+        raise ValueError("nothing to confirm: %s holds no number that differs from the current ones" % path)
+    return dict(space.key(candidate))
+
+
+def plan(space, start, families, build, source_corpus, out_dir, log=print, records=(), thresholds=True,
+         confirm=False):
     """Writes DIR (manifest.json, corpus.json, bin/, lib/<id>/libhdml.so.0,
     dispatch/<id>.json) for the candidates around `start` (`records`: DIR's
-    log so far; `thresholds`: whether threshold moves are candidates); returns them."""
-    if space.platform not in BUILT_HERE:
-        raise ValueError("plan builds x86 and cuda candidates; %s is not planned yet" % space.platform)
+    log so far; `thresholds`: whether threshold moves are candidates), or with
+    `confirm` for a confirmation round: of the choices in `records` (True) or of
+    one candidate (a dict, e.g. a profile's numbers); returns them."""
+    if space.platform not in PLANNED:
+        raise ValueError("plan builds %s candidates; %s is not planned yet" % (", ".join(PLANNED), space.platform))
+    built = build_platforms(build)
+    if space.platform not in built:
+        raise ValueError("%s builds %s, not %s: plan --platform %s needs --build %s"
+                         % (build, ";".join(built) or "nothing (no CMakeCache.txt)", space.platform, space.platform,
+                            "an aarch64 cross build (README: \"Cross-compiling for ARM\")" if space.platform == "arm"
+                            else "a host build with it in HDML_PLATFORMS"))
     os.makedirs(out_dir, exist_ok=True)
     for stale in ("lib", "dispatch"):  # the last round's; the log keeps its measurements
         shutil.rmtree(os.path.join(out_dir, stale), ignore_errors=True)
     corpus = os.path.join(out_dir, "corpus.json")
     shutil.copyfile(source_corpus, corpus)
-    if BUILT_HERE[space.platform]:
-        cases = harness_kernels(build, corpus, families, space)
+    runner = harness_runner(space.platform)
+    if runner is not None:
+        cases = harness_kernels(build, corpus, families, space, runner)
     else:
         cases = logged_kernels(records, corpus, families, space.platform)
+    if confirm and cases is None:
+        raise ValueError("nothing to confirm: the log holds no measurement of the defaults on the %s device"
+                         % space.platform)
     if cases is None:
         # Thresholds need no kernels built: they are measured from the start.
         log("plan: which kernels each case calls on the %s device is not known yet: this round holds the "
@@ -149,21 +232,31 @@ def plan(space, start, families, build, source_corpus, out_dir, log=print, recor
         names = [n for n in space.names(families) if n.split(".", 1)[0] in called or n.startswith("dispatch.")]
     if not thresholds:  # --no-thresholds: a round of generator numbers only
         names = [n for n in names if not n.startswith("dispatch.")]
-    candidates = [{}] + ([dict(space.key(start))] if space.key(start) else [])
-    for moved in space.neighbours(start, names):
-        if moved not in candidates:
-            candidates.append(moved)
+    if isinstance(confirm, dict):
+        candidates = [{}, confirm]
+    elif confirm:
+        candidates = confirmation(records)
+    else:
+        candidates = [{}] + ([dict(space.key(start))] if space.key(start) else [])
+        for moved in space.neighbours(start, names):
+            if moved not in candidates:
+                candidates.append(moved)
     libraries, entries, overlays = pack(candidates, cases or {})
     for path, moved in overlays.items():
         os.makedirs(os.path.join(out_dir, os.path.dirname(path)), exist_ok=True)
         with open(os.path.join(out_dir, path), "w") as f:
             json.dump({"dispatch": moved}, f, indent=1, sort_keys=True)
-    log("plan: %d candidates (%d libraries) around %s (%s)"
-        % (len(candidates), len(libraries), space.key(start) or "the current numbers", ", ".join(families)))
+    if confirm:
+        log("plan: a confirmation round: the defaults and %d choice(s) of the search (%d libraries; %s)"
+            % (len(candidates) - 1, len(libraries), ", ".join(families)))
+    else:
+        log("plan: %d candidates (%d libraries) around %s (%s)"
+            % (len(candidates), len(libraries), space.key(start) or "the current numbers", ", ".join(families)))
     build_libraries(build, libraries, space.platform, out_dir)
     os.makedirs(os.path.join(out_dir, "bin"), exist_ok=True)
     shutil.copy2(os.path.join(build, "tools", "tune", "hdml-tune-bench"), os.path.join(out_dir, "bin"))
-    manifest = {"platform": space.platform, "device": space.device, "families": families, "candidates": entries}
+    manifest = {"platform": space.platform, "device": space.device, "families": families, "candidates": entries,
+                "stage": "confirm" if confirm else "search"}
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
     return candidates
