@@ -33,9 +33,11 @@ def space(params=None, constraints=None, values=None, **fields):
     return tune_space.Space(spec, params or PARAMS, origin="test")
 
 
-def record(candidate, case, seconds, family="reduce"):
-    return {"platform": "x86", "machine": "test", "family": family, "candidate": candidate, "case": case,
-            "bytes": 1 << 20, "seconds": seconds}
+def record(candidate, case, seconds, family="reduce", **fields):
+    r = {"platform": "x86", "machine": "test", "family": family, "candidate": candidate, "case": case,
+         "bytes": 1 << 20, "seconds": seconds}
+    r.update(fields)
+    return r
 
 
 class SpaceTest(unittest.TestCase):
@@ -62,7 +64,7 @@ class SpaceTest(unittest.TestCase):
             numbers = {"%s.%s" % (scope, key): value for scope, entries in profile.items()
                        if scope not in ("platform", "machine", "date", "notes") for key, value in entries.items()}
             for n, v in numbers.items():
-                self.assertIn(v, s.values.get(n, []), "%s: %s" % (name, n))
+                self.assertIn(v, s.values.get(tune_space.generator_name(n), []), "%s: %s" % (name, n))
             self.assertEqual(s.violations(numbers), [], name)
 
     def test_rejects_an_unknown_device_corpus_or_threshold_family(self):
@@ -146,6 +148,8 @@ class LogTest(unittest.TestCase):
                          [(0, "m"), (1, "m"), (1, "d")])
         self.assertEqual([(p, c["id"]) for p, c in tune_measure.todo(cands, log, 2, "A")],
                          [(1, "m"), (1, "d")])
+        # A second confirmation round measures the defaults again beside its own candidates.
+        self.assertEqual(len(tune_measure.todo(cands, log, 2, "A", "confirm", "confirm-2")), 4)
 
     def test_a_missing_log_is_empty(self):
         self.assertEqual(tune_log.read("/nonexistent/hdml-tune.log"), [])
@@ -215,9 +219,41 @@ class ApplyTest(unittest.TestCase):
         self.assertIn("| reduce.a 4 | c2 | 2000 | 1990 | 1.01x |", table)
         self.assertIn("| reduce.a 4 | **geomean** | | | **1.003x** | below the 2% bar |", table)
         self.assertEqual(tune_apply.confirmation_table(search), "")
+        # A later confirmation round on the same boot is judged alone.
+        again = [dict(r, round="r2") for r in confirm[:2]] + \
+            [dict(r, candidate={"reduce.b": 128}, round="r2") for r in confirm[2:]]
+        self.assertEqual([v[0] for v in tune_apply.verdicts(search + confirm + again)], [{"reduce.b": 128}])
         # A later boot's search is judged on its own again.
         self.assertEqual(tune_apply.choose(search + confirm + [dict(r, boot="B") for r in self.log()])["reduce"][0],
                          {"reduce.a": 4})
+
+    def kernel_log(self):
+        """A confirmation round: reduce.a = 4 gains 20% on c1 (kernel k1) and loses 4% on c2 (k2), c3 (k1 and k3)."""
+        k = {"c1": "hdml_reduce_k1_x86", "c2": "hdml_reduce_k2_x86", "c3": "hdml_reduce_k1_x86 hdml_reduce_k3_x86"}
+        log = []
+        for cand, times in (({}, (1.2, 1.0, 1.0)), ({"reduce.a": 4}, (1.0, 1.04, 0.9)),
+                            ({"hdml_reduce_k1.a": 4}, (1.0, 1.0, 0.95)), ({"hdml_reduce_k2.a": 4}, (1.2, 0.99, 1.0))):
+            for case, t in zip(("c1", "c2", "c3"), times):
+                log.append(record(cand, case, [t], stage="confirm", boot="A", kernels=k[case]))
+        return log
+
+    def test_a_rejected_move_is_split_into_the_kernels_where_it_gained(self):
+        log = [r for r in self.kernel_log() if not any(n.startswith("hdml_") for n in r["candidate"])]
+        # Every case of k1 (c1 1.2x, c3 1.11x) and of k3 (c3) gained; k2's (c2, 0.96x) did not.
+        self.assertEqual(tune_apply.kernel_moves(log), [{"hdml_reduce_k1.a": 4}, {"hdml_reduce_k3.a": 4}])
+        self.assertEqual(tune_apply.kernel_moves([dict(r, stage="search") for r in log]), [])  # a search: too noisy
+        self.assertEqual(tune_plan.confirmation(log), [{}, {"hdml_reduce_k1.a": 4}, {"hdml_reduce_k3.a": 4}])
+
+    def test_a_kernel_move_is_judged_on_its_kernel_s_cases(self):
+        chosen = tune_apply.choose(self.kernel_log())
+        # k1's move: c1 1.2x and c3 1.05x (c2 does not call k1); k2's: c2 only, 1.01x: below the 5% bar.
+        self.assertEqual(list(chosen), ["reduce@hdml_reduce_k1"])
+        self.assertEqual(sorted(chosen["reduce@hdml_reduce_k1"][2]), ["c1", "c3"])
+        profile, _ = tune_apply.profile(self.kernel_log(), space(), "t")
+        self.assertEqual(profile["hdml_reduce_k1"], {"a": 4})
+        self.assertNotIn("reduce", profile)
+        self.assertIn("| hdml_reduce_k2.a 4 | **geomean** | | | **1.010x** | below the 5% bar |",
+                      tune_apply.confirmation_table(self.kernel_log()))
 
     def test_nothing_better_writes_only_where_it_was_measured(self):
         profile, _ = tune_apply.profile([record({}, "c1", [1.0]), record({"reduce.a": 4}, "c1", [1.5])], space(), "t")
@@ -251,6 +287,8 @@ class PlanTest(unittest.TestCase):
             path = os.path.join(d, "p.json")
             for profile, error in (({"platform": "x86", "machine": "m", "reduce": {"a": 4}, "dispatch": {"reduce_x": 100}},
                                     None),
+                                   ({"platform": "x86", "hdml_reduce_k1": {"a": 4}}, "kernel"),
+                                   ({"platform": "x86", "hdml_reduce_k1": {"a": 3}}, "hdml_reduce_k1.a = 3 is not a value"),
                                    ({"platform": "cuda", "reduce": {"a": 4}}, "a profile for cuda"),
                                    ({"platform": "x86", "reduce": {"a": 3}}, "reduce.a = 3 is not a value"),
                                    ({"platform": "x86", "reduce": {"a": 2}}, "nothing to confirm")):
@@ -258,9 +296,16 @@ class PlanTest(unittest.TestCase):
                     json.dump(profile, f)
                 if error is None:
                     self.assertEqual(tune_plan.profile_candidate(path, space()), {"reduce.a": 4})
+                elif error == "kernel":
+                    self.assertEqual(tune_plan.profile_candidate(path, space()), {"hdml_reduce_k1.a": 4})
                 else:
                     with self.assertRaisesRegex(ValueError, error):
                         tune_plan.profile_candidate(path, space())
+
+    def test_a_kernel_s_number_is_built_into_that_kernel_only(self):
+        cases = {"c1": [("hdml_reduce_k1", "reduce"), ("hdml_copy_uint32", "copy")], "c2": [("hdml_reduce_k2", "reduce")]}
+        self.assertEqual(tune_plan.kernel_entries({"reduce.a": 4}, cases), {"hdml_reduce_k1": {"a": 4}, "hdml_reduce_k2": {"a": 4}})
+        self.assertEqual(tune_plan.kernel_entries({"hdml_reduce_k2.a": 4}, cases), {"hdml_reduce_k2": {"a": 4}})
 
     def test_thresholds_ride_as_overlays_on_the_library_of_their_generator_numbers(self):
         cases = {"c1": [("hdml_reduce_float32_inner_sum", "reduce"), ("hdml_copy_uint32", "copy")]}
@@ -295,12 +340,18 @@ class BuildTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             result, build = self.configure(d, {"platform": "cuda", "machine": "test", "date": "2026-11-24",
                                                "reduce": {"gpu_unroll": 8},
+                                               "hdml_arg_reduce_float32_outer_cols_warp_merge": {"gpu_unroll": 2},
                                                "dispatch": {"scan_line_walk_min_line": 256}})
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(os.path.join(build, "build.ninja")) as f:
                 ninja = f.read()
             line = next(l for l in ninja.split("\n") if "-f hdml_reduce_float32_inner_sum_cuda " in l)
             self.assertIn("gpu_unroll=8", line)
+            # A kernel's number (as apply writes a kernel move) reaches that kernel only.
+            line = next(l for l in ninja.split("\n") if "-f hdml_arg_reduce_float32_outer_cols_warp_merge_cuda " in l)
+            self.assertIn("gpu_unroll=2", line)
+            line = next(l for l in ninja.split("\n") if "-f hdml_arg_reduce_float32_inner_cuda " in l)
+            self.assertIn("gpu_unroll=4", line)
             x86 = next(l for l in ninja.split("\n") if "-f hdml_reduce_float32_inner_sum_x86 " in l)
             self.assertIn("target=x86-64-linux-avx-avx2-f16c-fma-sse41-", x86)  # HDML_X86_ISA=avx2: one variant
             with open(os.path.join(build, "generated", "hdml", "dispatch_cuda.inc")) as f:

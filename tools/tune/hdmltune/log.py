@@ -6,7 +6,7 @@ A record: {"platform", "machine", "family", "candidate": {name: value, ...}
 (the numbers that differ from the defaults; {} is the defaults), "case",
 "bytes", "seconds": [one per repeat], "pass": n (measure's pass), "boot": the
 machine's boot id, "kernels": what the case called, "stage": "search" or
-"confirm" (absent: search), "date"}.
+"confirm" (absent: search), "round": a confirmation round's id, "date"}.
 
 Timings compare only within one boot of one machine: another node of the same
 model, or the same one after a reboot, can differ by more than a candidate

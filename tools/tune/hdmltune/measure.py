@@ -68,11 +68,12 @@ class Progress:
         self.stream.flush()
 
 
-def todo(candidates, records, passes, boot, stage="search"):
-    """The (pass, candidate) pairs of a round (`stage`) left to measure on this
-    boot, candidates interleaved pass after pass, each pass in a rotated order."""
+def todo(candidates, records, passes, boot, stage="search", round_id=None):
+    """The (pass, candidate) pairs of a round (`stage`; a confirmation round also
+    by its id) left to measure on this boot, candidates interleaved pass after
+    pass, each pass in a rotated order."""
     done = {(tune_log.candidate_key(r["candidate"]), r.get("pass")) for r in records
-            if r.get("boot") == boot and tune_log.stage(r) == stage}
+            if r.get("boot") == boot and tune_log.stage(r) == stage and r.get("round") == round_id}
     work = []
     for p in range(passes):
         shift = p % len(candidates)
@@ -89,8 +90,8 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
         manifest = json.load(f)
     log_path = os.path.join(out_dir, "log.jsonl")
     boot = tune_log.boot_id()
-    stage = manifest.get("stage", "search")
-    work = todo(manifest["candidates"], tune_log.read(log_path), passes, boot, stage)
+    stage, round_id = manifest.get("stage", "search"), manifest.get("round")
+    work = todo(manifest["candidates"], tune_log.read(log_path), passes, boot, stage, round_id)
     who = machine(manifest.get("device", "cpu"))
     progress = Progress(len(work))
     harness = os.path.join(out_dir, "bin", "hdml-tune-bench")
@@ -123,6 +124,8 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
                             "candidate": c["candidate"], "case": r["case"], "bytes": r["bytes"],
                             "seconds": r["seconds"], "kernels": r["kernels"], "pass": p, "boot": boot,
                             "stage": stage, "date": datetime.date.today().isoformat()})
+            if round_id:
+                records[-1]["round"] = round_id
         tune_log.append(log_path, *records)  # a candidate's pass lands whole, or (interrupted) not at all
         progress.step("%s pass %d" % (c["id"], p))
     return log_path

@@ -18,8 +18,8 @@ import shutil
 import subprocess
 
 from . import apply as tune_apply
-
-GENERATORS = ("arg_reduce", "normalize_indices", "reduce", "gather", "copy", "scan")
+from . import log as tune_log
+from .space import generator_name, kernel_base
 # The platforms plan builds candidates for (x86 and cuda in a host build, arm
 # in an aarch64 cross build whose generator is the host build's), and whether
 # this machine runs them natively (`local` tunes only those).
@@ -53,15 +53,6 @@ def harness_runner(platform):
                              "kernels each case calls" % host.machine())
         return [qemu, "-L", "/"]
     return None
-
-
-def kernel_base(name, platform):
-    """hdml_reduce_float32_inner_sum_x86 -> (hdml_reduce_float32_inner_sum, reduce)."""
-    base = name[:-len("_" + platform)] if name.endswith("_" + platform) else name
-    for g in sorted(GENERATORS, key=len, reverse=True):
-        if base.startswith("hdml_%s_" % g):
-            return base, g
-    return base, None
 
 
 def harness_kernels(build, corpus, families, space, runner=()):
@@ -105,13 +96,14 @@ def split_candidate(candidate):
 
 def kernel_entries(candidate, cases):
     """The kernel-scoped numbers a candidate builds: each generator number it
-    changes, on every corpus kernel of that generator."""
+    changes, on every corpus kernel of that generator; a kernel's number, on
+    that kernel."""
     entries = {}
     for name, value in candidate.items():
         scope, key = name.split(".", 1)
         for kernels in cases.values():
             for base, generator in kernels:
-                if generator == scope:
+                if generator == scope or base == scope:
                     entries.setdefault(base, {})[key] = value
     return entries
 
@@ -154,17 +146,26 @@ def build_libraries(build, libraries, platform, out_dir):
 
 
 def confirmation(records):
-    """A confirmation round's candidates: the defaults, the search rounds' choice
-    for each set of families, and their merge where there are several."""
-    chosen = tune_apply.choose(tune_apply.searched(records))
-    if not chosen:
-        raise ValueError("nothing to confirm: no candidate in the log beat the current numbers")
+    """A confirmation round's candidates. After a search: the defaults, the
+    search's choice for each set of families and their merge where there are
+    several. After a confirmation round (the latest boot's): the defaults, what
+    it took, and the kernel moves of the generator moves it rejected
+    (tune_apply.kernel_moves), to be confirmed in turn."""
     candidates = [{}]
-    for candidate, _, _ in sorted(chosen.values(), key=lambda entry: -entry[1]):
+    if any(tune_log.stage(r) == "confirm" for r in tune_apply.judged(records)):
+        moves = tune_apply.kernel_moves(records)
+        if not moves:
+            raise ValueError("nothing more to confirm: the confirmation round rejected no move that gained on "
+                             "one kernel's cases")
+        more = [entry[0] for entry in tune_apply.choose(records).values()] + moves
+    else:
+        chosen = tune_apply.choose(tune_apply.searched(records))
+        if not chosen:
+            raise ValueError("nothing to confirm: no candidate in the log beat the current numbers")
+        more = [c for c, _, _ in sorted(chosen.values(), key=lambda entry: -entry[1])] + [tune_apply.merged(chosen)]
+    for candidate in more:
         if candidate not in candidates:
             candidates.append(candidate)
-    if tune_apply.merged(chosen) not in candidates:
-        candidates.append(tune_apply.merged(chosen))
     return candidates
 
 
@@ -180,12 +181,12 @@ def profile_candidate(path, space):
             continue
         for key, value in entries.items():
             name = "%s.%s" % (scope, key)
-            if name not in space.values or value not in space.values[name]:
+            if value not in space.values.get(generator_name(name), ()):
                 raise ValueError("%s: %s = %s is not a value of the space" % (path, name, value))
             candidate[name] = value
     if not space.key(candidate):
         raise ValueError("nothing to confirm: %s holds no number that differs from the current ones" % path)
-    return dict(space.key(candidate))
+    return dict(space.key(candidate))  # (a kernel's number is kept: its current value may be its own)
 
 
 def plan(space, start, families, build, source_corpus, out_dir, log=print, records=(), thresholds=True,
@@ -247,7 +248,7 @@ def plan(space, start, families, build, source_corpus, out_dir, log=print, recor
         with open(os.path.join(out_dir, path), "w") as f:
             json.dump({"dispatch": moved}, f, indent=1, sort_keys=True)
     if confirm:
-        log("plan: a confirmation round: the defaults and %d choice(s) of the search (%d libraries; %s)"
+        log("plan: a confirmation round: the defaults and %d candidate(s) to measure again (%d libraries; %s)"
             % (len(candidates) - 1, len(libraries), ", ".join(families)))
     else:
         log("plan: %d candidates (%d libraries) around %s (%s)"
@@ -257,6 +258,8 @@ def plan(space, start, families, build, source_corpus, out_dir, log=print, recor
     shutil.copy2(os.path.join(build, "tools", "tune", "hdml-tune-bench"), os.path.join(out_dir, "bin"))
     manifest = {"platform": space.platform, "device": space.device, "families": families, "candidates": entries,
                 "stage": "confirm" if confirm else "search"}
+    if confirm:  # its own round: the defaults are measured again beside its candidates, not pooled with a past round's
+        manifest["round"] = "confirm-" + hashlib.sha1(json.dumps([e["id"] for e in entries]).encode()).hexdigest()[:10]
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
     return candidates

@@ -3,8 +3,10 @@ tunable number's legal values, the constraints between them, and the start
 point (schedules/params/<platform>.json, the numbers in force)."""
 import json
 
-# A number is named "<scope>.<key>": a generator's GeneratorParam ("reduce.accumulators")
-# or a run-time threshold ("dispatch.reduce_row_lanes_max_row").
+# A number is named "<scope>.<key>": a generator's GeneratorParam ("reduce.accumulators"),
+# the same for one kernel of it ("hdml_reduce_float32_inner_log_sum_exp.accumulators", the
+# kernel without its platform suffix) or a run-time threshold ("dispatch.reduce_row_lanes_max_row").
+GENERATORS = ("arg_reduce", "normalize_indices", "reduce", "gather", "copy", "scan")
 
 DEVICES = ("cpu", "cuda", "d3d12")
 # The families a threshold's choice serves, by its name's prefix: REDUCE's
@@ -13,13 +15,37 @@ THRESHOLD_FAMILIES = {"reduce": ("reduce", "arg_reduce"), "scan": ("scan",), "ga
                       "copy": ("copy",)}
 
 
+def kernel_base(name, platform):
+    """hdml_reduce_float32_inner_sum_x86 -> (hdml_reduce_float32_inner_sum, reduce)."""
+    base = name[:-len("_" + platform)] if name.endswith("_" + platform) else name
+    for g in sorted(GENERATORS, key=len, reverse=True):
+        if base.startswith("hdml_%s_" % g):
+            return base, g
+    return base, None
+
+
+def kernel_scope(name):
+    """A kernel-scoped number's (kernel, generator), or None for a generator's or a threshold's."""
+    scope = name.split(".", 1)[0]
+    base, generator = kernel_base(scope, "")
+    return (base, generator) if generator else None
+
+
 def families_of(name):
-    """The families whose cases a number changes: its generator, or for a
-    threshold the families its prefix serves."""
+    """The families whose cases a number changes: its generator (or its
+    kernel's), or for a threshold the families its prefix serves."""
     scope, key = name.split(".", 1)
+    if kernel_scope(name):
+        return (kernel_scope(name)[1],)
     if scope != "dispatch":
         return (scope,)
     return THRESHOLD_FAMILIES.get(key.split("_", 1)[0], ())
+
+
+def generator_name(name):
+    """The generator-scoped name of a kernel-scoped number (itself otherwise): its legal values."""
+    kernel = kernel_scope(name)
+    return "%s.%s" % (kernel[1], name.split(".", 1)[1]) if kernel else name
 
 
 class SpaceError(Exception):
