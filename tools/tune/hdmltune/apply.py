@@ -57,10 +57,10 @@ def case_kernels(records):
 def judged_cases(cand, cases, family_of_case, kernels_of_case):
     """The cases a candidate (a key) is judged on: those of the families it changes,
     or, where every number it sets is one kernel's, the cases calling those kernels."""
-    kernels = {kernel_scope(n)[0] for n, _ in cand if kernel_scope(n)}
-    families = families_of_candidate(cand)
-    if kernels and all(kernel_scope(n) for n, _ in cand):
+    if cand and all(kernel_scope(n) for n, _ in cand):
+        kernels = {kernel_scope(n)[0] for n, _ in cand}
         return sorted(c for c in cases if kernels & kernels_of_case.get(c, set()))
+    families = families_of_candidate(cand)
     return sorted(c for c in cases if family_of_case[c] in families)
 
 
@@ -74,7 +74,7 @@ def group_of(cand):
 
 def verdicts(records):
     """Every candidate of the judged records (see judged) against the defaults, on
-    the cases of the families it changes: [(candidate dict, families ("reduce+arg_reduce"),
+    the cases it is judged on (judged_cases): [(candidate dict, its group (group_of),
     geomean gain, the cases it loses, {case: (defaults, candidate)})], each of the
     last a log.medians entry. It loses a case slower than NOISE in the median with
     every repeat slower than every repeat of the defaults."""
@@ -132,9 +132,8 @@ def kernel_moves(records):
 def choose(records):
     """The candidates that beat the defaults on the cases of every family they
     change (MIN_GAIN in geomean; a kernel move KERNEL_GAIN on its kernel's
-    cases) and lose none of those cases (NOISE), the best
-    per set of families: {"reduce+arg_reduce": (candidate dict, geomean gain,
-    {case: (defaults, candidate)})}."""
+    cases) and lose none of those cases (NOISE), the best per group (group_of):
+    {"reduce+arg_reduce": (candidate dict, geomean gain, {case: (defaults, candidate)})}."""
     best = {}
     for cand, group, gain, loses, table in verdicts(records):
         bar = KERNEL_GAIN if all(kernel_scope(n) for n in cand) else MIN_GAIN
