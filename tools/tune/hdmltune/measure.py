@@ -27,7 +27,7 @@ def machine(device="cpu"):
                 if line.startswith("model name"):
                     model = line.split(":", 1)[1].strip()
                     break
-                # aarch64 kernels name no model: its implementer and part numbers say which core.
+                # aarch64 Linux gives no model name: the implementer and part numbers say which core.
                 if line.startswith(("CPU implementer", "CPU part")):
                     arm_ids.setdefault(line.split(":", 1)[0].strip(), line.split(":", 1)[1].strip())
     except OSError:

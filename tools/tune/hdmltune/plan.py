@@ -20,6 +20,7 @@ import subprocess
 from . import apply as tune_apply
 from . import log as tune_log
 from .space import generator_name, kernel_base
+
 # The platforms plan builds candidates for (x86 and cuda in a host build, arm
 # in an aarch64 cross build whose generator is the host build's), and whether
 # this machine runs them natively (`local` tunes only those).
@@ -202,7 +203,7 @@ def plan(space, start, families, build, source_corpus, out_dir, log=print, recor
     if space.platform not in built:
         raise ValueError("%s builds %s, not %s: plan --platform %s needs --build %s"
                          % (build, ";".join(built) or "nothing (no CMakeCache.txt)", space.platform, space.platform,
-                            "an aarch64 cross build (README: \"Cross-compiling for ARM\")" if space.platform == "arm"
+                            "an aarch64 cross build (README: \"Building for ARM\")" if space.platform == "arm"
                             else "a host build with it in HDML_PLATFORMS"))
     os.makedirs(out_dir, exist_ok=True)
     for stale in ("lib", "dispatch"):  # the last round's; the log keeps its measurements
