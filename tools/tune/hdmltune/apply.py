@@ -19,6 +19,8 @@ NOISE = 0.97
 # move, judged on its kernel's cases alone, must gain this much to be taken.
 KERNEL_GAIN = 1.05
 MAX_KERNEL_MOVES = 8
+# A profile's entries that are not numbers (the build skips the same ones).
+PROFILE_METADATA = ("platform", "machine", "date", "notes")
 
 
 def families_of_candidate(candidate):
@@ -40,6 +42,22 @@ def judged(records):
     return records
 
 
+def is_confirmation(records):
+    """Whether the judged records (see judged) are a confirmation round's."""
+    return any(tune_log.stage(r) == "confirm" for r in judged(records))
+
+
+def kernel_only(cand):
+    """Whether every number a candidate (a dict or its key) sets is one kernel's: a kernel move."""
+    names = [n for n, _ in (cand.items() if isinstance(cand, dict) else cand)]
+    return bool(names) and all(kernel_scope(n) for n in names)
+
+
+def gain_bar(cand):
+    """The geomean gain a candidate must reach to be taken."""
+    return KERNEL_GAIN if kernel_only(cand) else MIN_GAIN
+
+
 def searched(records):
     """The search rounds' records (what a confirmation round re-measures the choices of)."""
     return [r for r in records if tune_log.stage(r) == "search"]
@@ -57,7 +75,7 @@ def case_kernels(records):
 def judged_cases(cand, cases, family_of_case, kernels_of_case):
     """The cases a candidate (a key) is judged on: those of the families it changes,
     or, where every number it sets is one kernel's, the cases calling those kernels."""
-    if cand and all(kernel_scope(n) for n, _ in cand):
+    if kernel_only(cand):
         kernels = {kernel_scope(n)[0] for n, _ in cand}
         return sorted(c for c in cases if kernels & kernels_of_case.get(c, set()))
     families = families_of_candidate(cand)
@@ -104,7 +122,7 @@ def kernel_moves(records):
     KERNEL_GAIN, the move on that kernel alone, {"<kernel>.<key>": value}; the
     largest gains first, at most MAX_KERNEL_MOVES; none without a confirmation
     round (a search's per-case timings are too noisy to split)."""
-    if not any(tune_log.stage(r) == "confirm" for r in judged(records)):
+    if not is_confirmation(records):
         return []
     chosen = [entry[0] for entry in choose(records).values()]
     kernels_of_case = case_kernels(judged(records))
@@ -136,8 +154,7 @@ def choose(records):
     {"reduce+arg_reduce": (candidate dict, geomean gain, {case: (defaults, candidate)})}."""
     best = {}
     for cand, group, gain, loses, table in verdicts(records):
-        bar = KERNEL_GAIN if all(kernel_scope(n) for n in cand) else MIN_GAIN
-        if gain < bar or loses or (group in best and gain <= best[group][1]):
+        if gain < gain_bar(cand) or loses or (group in best and gain <= best[group][1]):
             continue
         best[group] = (cand, gain, table)
     return best
@@ -146,16 +163,15 @@ def choose(records):
 def confirmation_table(records):
     """Markdown: every candidate of a confirmation round against the defaults,
     taken or not and why; "" where the judged records are a search's."""
-    if not any(tune_log.stage(r) == "confirm" for r in judged(records)):
+    if not is_confirmation(records):
         return ""
     taken = [entry[0] for entry in choose(records).values()]
     rows = ["| candidate | case | defaults (ms) | candidate (ms) | speed-up | repeats, defaults / candidate (ms) |",
             "|---|---|---|---|---|---|"]
     for cand, _, gain, loses, table in verdicts(records):
         name = ", ".join("%s %s" % nv for nv in sorted(cand.items()))
-        bar = KERNEL_GAIN if all(kernel_scope(n) for n in cand) else MIN_GAIN
         verdict = "taken" if cand in taken else ("loses %s" % ", ".join(loses) if loses else
-                                                 "below the %d%% bar" % round((bar - 1) * 100))
+                                                 "below the %d%% bar" % round((gain_bar(cand) - 1) * 100))
         for case in sorted(table):
             before, after = table[case]
             rows.append("| %s | %s | %.4g | %.4g | %.2fx | %.4g–%.4g / %.4g–%.4g |"

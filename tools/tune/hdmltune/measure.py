@@ -123,9 +123,8 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
             records.append({"platform": manifest["platform"], "machine": who, "family": r["family"],
                             "candidate": c["candidate"], "case": r["case"], "bytes": r["bytes"],
                             "seconds": r["seconds"], "kernels": r["kernels"], "pass": p, "boot": boot,
-                            "stage": stage, "date": datetime.date.today().isoformat()})
-            if round_id:
-                records[-1]["round"] = round_id
+                            "stage": stage, "date": datetime.date.today().isoformat(),
+                            **({"round": round_id} if round_id else {})})
         tune_log.append(log_path, *records)  # a candidate's pass lands whole, or (interrupted) not at all
         progress.step("%s pass %d" % (c["id"], p))
     return log_path

@@ -18,7 +18,6 @@ import shutil
 import subprocess
 
 from . import apply as tune_apply
-from . import log as tune_log
 from .space import generator_name, kernel_base
 
 # The platforms plan builds candidates for (x86 and cuda in a host build, arm
@@ -153,7 +152,7 @@ def confirmation(records):
     it took, and the kernel moves of the generator moves it rejected
     (tune_apply.kernel_moves), to be confirmed in turn."""
     candidates = [{}]
-    if any(tune_log.stage(r) == "confirm" for r in tune_apply.judged(records)):
+    if tune_apply.is_confirmation(records):
         moves = tune_apply.kernel_moves(records)
         if not moves:
             raise ValueError("nothing more to confirm: the confirmation round rejected no move that gained on "
@@ -178,7 +177,7 @@ def profile_candidate(path, space):
         raise ValueError("%s is a profile for %s, not %s" % (path, profile.get("platform"), space.platform))
     candidate = {}
     for scope, entries in profile.items():
-        if scope in ("platform", "machine", "date", "notes"):
+        if scope in tune_apply.PROFILE_METADATA:
             continue
         for key, value in entries.items():
             name = "%s.%s" % (scope, key)
