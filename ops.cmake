@@ -118,6 +118,27 @@ foreach (dtype float32 int32 uint32)
     hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce
                 PARAMS dtype=${dtype} layout=outer columns=whole vector_bytes=16 PLATFORMS cuda)
 endforeach ()
+# CUDA, float16 rows read as 32-bit words (loads=words: two elements per
+# load, where Halide 14 loads 16-bit elements one at a time, even in vectors):
+# the twins of the kernels unit-stride rows take (inner rows, the lanes of
+# short rows, a thread per short row, also in 16-byte vectors of words); the
+# runtime passes them rows of whole words at word-aligned addresses.
+foreach (op sum multiply min max log_sum_exp)
+    foreach (mapping "layout=inner" "layout=inner;rows=lanes" "layout=outer;columns=whole"
+                     "layout=outer;columns=whole;vector_bytes=16")
+        hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=float16 ${mapping} loads=words PLATFORMS cuda)
+    endforeach ()
+endforeach ()
+foreach (mapping "layout=inner" "layout=inner;rows=lanes" "layout=outer;columns=whole"
+                 "layout=outer;columns=whole;vector_bytes=16")
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 ${mapping} loads=words PLATFORMS cuda)
+endforeach ()
+foreach (rows "" rows=lanes)
+    foreach (op sum multiply min max)
+        hdml_kernel(FAMILY reduce GENERATOR reduce SMALL_BUFFERS
+                    PARAMS op=${op} dtype=float16 layout=inner ${rows} lane_merge=shuffles loads=words PLATFORMS cuda)
+    endforeach ()
+endforeach ()
 # CUDA, many short rows: a few threads per row, several rows per block, one
 # kernel (RowMapping).
 hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)

@@ -8,8 +8,8 @@ import ctypes
 
 UINT = ctypes.c_uint32
 
-FLOAT32, FLOAT16, UINT32, INT64 = 1, 2, 3, 11
-ELEMENT_BYTES = {FLOAT32: 4, FLOAT16: 2, UINT32: 4, INT64: 8}
+FLOAT32, FLOAT16, UINT32, INT32, INT64 = 1, 2, 3, 6, 11
+ELEMENT_BYTES = {FLOAT32: 4, FLOAT16: 2, UINT32: 4, INT32: 4, INT64: 8}
 DEVICE_TYPE_CPU = 0
 TENSOR_TYPE_BUFFER = 1
 OP_REDUCE, OP_SPLIT, OP_JOIN, OP_GATHER, OP_CUMSUM, OP_ARGMIN, OP_ARGMAX, OP_CUMPROD = 55, 62, 63, 67, 105, 137, 138, 145
@@ -95,7 +95,8 @@ class Hdml:
 
     def tensor(self, t, data_type=None):
         """A DML tensor desc of torch tensor `t` (its sizes and element strides)."""
-        data_type = data_type or {2: FLOAT16, 4: FLOAT32, 8: INT64}[t.element_size()]
+        data_type = data_type or {"torch.float16": FLOAT16, "torch.float32": FLOAT32, "torch.int32": INT32,
+                                  "torch.int64": INT64}[str(t.dtype)]
         sizes, strides = uints(list(t.shape)), uints(list(t.stride()))
         extent = sum((s - 1) * st for s, st in zip(t.shape, t.stride())) + 1
         total = (extent * ELEMENT_BYTES[data_type] + 3) // 4 * 4

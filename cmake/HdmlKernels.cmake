@@ -194,8 +194,8 @@ endfunction()
 
 # How kernel names spell each parameter, in name order: `key=prefix`; the
 # value follows the prefix (layout=inner: inner; columns=whole: cols_whole;
-# vector_bytes=16: vb16). A key missing here is a manifest error.
-set(_hdml_param_spelling dtype= itype= layout= op= columns=cols_ rows=rows_ lane_merge=merge_ staging=staging_
+# vector_bytes=16: vb16; loads=words: words). A key missing here is a manifest error.
+set(_hdml_param_spelling dtype= itype= layout= op= columns=cols_ rows=rows_ loads= lane_merge=merge_ staging=staging_
                          max_line=maxline vector_bytes=vb)
 
 # For sorted k=v parameters: the kernel name's suffix and the runtime's typed

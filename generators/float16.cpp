@@ -16,7 +16,8 @@ const Float16Bitcode *float16_instructions_for(const Target &target) {
 }
 
 Conversions::Conversions(const Target &target, std::shared_ptr<GeneratorContext::ExternsMap> externs)
-    : target_(target), externs_(std::move(externs)), instructions_(float16_instructions_for(target)) {
+    : target_(target), externs_(std::move(externs)), instructions_(float16_instructions_for(target)),
+      cuda_(target.has_feature(Target::CUDA)) {
 }
 
 void Conversions::link_instructions() const {
@@ -27,7 +28,7 @@ void Conversions::link_instructions() const {
 }
 
 Expr Conversions::widen(const Expr &v, Type acc_type) const {
-    if (v.type() != Float(16) || acc_type != Float(32)) return cast(acc_type, v);
+    if (v.type() != Float(16) || acc_type != Float(32) || cuda_) return cast(acc_type, v);
     if (!instructions_) return widen_float16_in_software(v);
     link_instructions();
     return Internal::Call::make(Float(32, v.type().lanes()), "hdml_f16_to_f32", {reinterpret<uint16_t>(v)},
@@ -35,7 +36,7 @@ Expr Conversions::widen(const Expr &v, Type acc_type) const {
 }
 
 Expr Conversions::narrow(const Expr &v, Type t) const {
-    if (t == Float(16) && v.type() == Float(32)) {
+    if (t == Float(16) && v.type() == Float(32) && !cuda_) {
         if (!instructions_) return narrow_to_float16_in_software(v);
         link_instructions();
         return reinterpret<float16_t>(

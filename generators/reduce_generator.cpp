@@ -7,6 +7,7 @@
 #include "schedules/reduce_schedule.h"
 
 #include <functional>
+#include <vector>
 
 namespace hdml {
 
@@ -18,12 +19,13 @@ using namespace Halide;
 enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 
 // The buffers' contract of a reducing kernel: its layout's (any strides
-// included), and a vector_bytes kernel's rows. `output_i_dim` as in
-// apply_layout_contract.
+// included), a vector_bytes kernel's rows, and a loads=words kernel's
+// unit-stride rows of words. `output_i_dim` as in apply_layout_contract.
 template <typename In, typename Out>
 void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, In &input, Out &output, int output_i_dim = 0) {
     apply_layout_contract(layout, input, output, output_i_dim);
     if (mapping.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(mapping, input.type()));
+    if (mapping.loads == RowLoads::Words) input.dim(1).set_stride(1);
 }
 
 // What every reducing generator does once its Funcs are defined: state the
@@ -70,6 +72,46 @@ Expr exp_of_nonpositive(const Expr &d) {
     return p * two_to_n;
 }
 
+// The elements one step of a row reads from `loaded` (input(i, r, o)): itself,
+// or (loads=words) the `per_load` elements of type `t` packed in the word,
+// lowest first (the element order in memory on little-endian devices).
+std::vector<Expr> elements_of(const Expr &loaded, Type t, int per_load) {
+    if (per_load == 1) return {loaded};
+    std::vector<Expr> elements;
+    for (int k = 0; k < per_load; ++k) {
+        elements.push_back(reinterpret(t, cast(UInt(t.bits()), loaded >> (k * t.bits()))));
+    }
+    return elements;
+}
+
+// f(x) of the step's elements combined: a step's terms meet before they
+// reach the accumulator (one update per step, whatever the elements per load).
+template <typename F, typename Combine>
+auto combine_terms(const std::vector<Expr> &elements, F f, Combine combine) {
+    auto value = f(elements[0]);
+    for (size_t k = 1; k < elements.size(); ++k) value = combine(value, f(elements[k]));
+    return value;
+}
+
+Expr add(const Expr &a, const Expr &b) {
+    return a + b;
+}
+Expr multiply(const Expr &a, const Expr &b) {
+    return a * b;
+}
+Expr maximum(const Expr &a, const Expr &b) {
+    return max(a, b);
+}
+Expr minimum(const Expr &a, const Expr &b) {
+    return min(a, b);
+}
+
+// The input's type: the data's, or its words' (loads=words).
+Type loaded_type(ElemType dtype, const ReduceMapping &mapping) {
+    const Type t = halide_type_of(dtype);
+    return elements_per_load(mapping, t) > 1 ? UInt(32) : t;
+}
+
 class Reduce : public Generator<Reduce> {
 public:
     GeneratorParam<ReduceOp> op{"op",
@@ -90,7 +132,7 @@ public:
     Output<Buffer<>> output{"output", 2};
 
     void configure() {
-        input.set_type(halide_type_of(dtype));
+        input.set_type(loaded_type(dtype, mapping));
         output.set_type(halide_type_of(dtype));
     }
 
@@ -107,11 +149,13 @@ public:
         // unsigned type of their width, so SUM and MULTIPLY wrap (defined behaviour).
         const Type acc_t = t.is_float() ? Float(std::max(32, t.bits())) : UInt(t.bits());
         const Conversions convert(get_target(), get_externs_map());
+        const int per_load = elements_per_load(mapping, t);
         Var i("i"), o("o");
         const RowDomain row = row_domain(input.dim(1).extent(), layout, mapping, tuning, get_target(), t);
-        // Defines a reduction's update over each part of the row, from its element x.
-        auto for_each_part = [&](const std::function<void(const Expr &x)> &update) {
-            for (const Expr &r : row.at) update(input(i, r, o));
+        // Defines a reduction's update over each part of the row, from the
+        // elements of its step (one, or a word's).
+        auto for_each_part = [&](const std::function<void(const std::vector<Expr> &xs)> &update) {
+            for (const Expr &r : row.at) update(elements_of(input(i, r, o), t, per_load));
         };
         Func acc("acc"), peak("peak");
         std::vector<Func> reductions;
@@ -126,7 +170,7 @@ public:
             };
             if (!t.is_float()) {
                 acc(i, o) = cast(acc_t, 0);
-                for_each_part([&](const Expr &x) { acc(i, o) += term(x); });
+                for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
                 result = acc(i, o);
                 reductions = {acc};
                 break;
@@ -137,23 +181,27 @@ public:
             // minimum of sign_at_top) can only come from -0.0s: it is -0.0.
             const Type sign_t = sum_sign_type(layout, get_target(), t);
             acc(i, o) = Tuple(cast(acc_t, 0), all_ones(sign_t));
-            for_each_part([&](const Expr &x) {
-                acc(i, o) = Tuple(acc(i, o)[0] + term(x), min(acc(i, o)[1], sign_at_top(x, sign_t)));
+            auto sign = [&](const Expr &x) { return sign_at_top(x, sign_t); };
+            for_each_part([&](const std::vector<Expr> &xs) {
+                acc(i, o) = Tuple(acc(i, o)[0] + combine_terms(xs, term, add),
+                                  min(acc(i, o)[1], combine_terms(xs, sign, minimum)));
             });
             const Expr all_signs_set = acc(i, o)[1] >= top_bit(sign_t);
             const Expr negative_zero_sum = element_map == 0 && acc(i, o)[0] == cast(acc_t, 0) && all_signs_set;
             result = select(negative_zero_sum, negative_zero(acc_t), acc(i, o)[0]);
-            const Expr n = cast(acc_t, input.dim(1).extent());
+            const Expr n = cast(acc_t, input.dim(1).extent() * per_load);
             result = select(finish == 1, result / n, finish == 2, sqrt(result), finish == 3, log_ieee(result), result);
             reductions = {acc};
             break;
         }
-        case ReduceOp::Multiply:
+        case ReduceOp::Multiply: {
             acc(i, o) = cast(acc_t, 1);
-            for_each_part([&](const Expr &x) { acc(i, o) *= convert.widen(x, acc_t); });
+            auto widen = [&](const Expr &x) { return convert.widen(x, acc_t); };
+            for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) *= combine_terms(xs, widen, multiply); });
             result = acc(i, o);
             reductions = {acc};
             break;
+        }
         case ReduceOp::Min:
         case ReduceOp::Max: {
             const bool is_max = op == ReduceOp::Max;
@@ -163,14 +211,19 @@ public:
                 const Type k = UInt(t.bits());
                 const Expr nan_key = is_max ? all_ones(k) : cast(k, 0);
                 acc(i, o) = is_max ? cast(k, 0) : all_ones(k);
-                for_each_part([&](const Expr &x) {
-                    const Expr key = select(is_nan_value(x), nan_key, order_key(x));
-                    acc(i, o) = is_max ? max(acc(i, o), key) : min(acc(i, o), key);
+                auto key = [&](const Expr &x) { return select(is_nan_value(x), nan_key, order_key(x)); };
+                for_each_part([&](const std::vector<Expr> &xs) {
+                    acc(i, o) = is_max ? max(acc(i, o), combine_terms(xs, key, maximum))
+                                       : min(acc(i, o), combine_terms(xs, key, minimum));
                 });
                 result = float_from_order_key(acc(i, o), t);
             } else {
                 acc(i, o) = is_max ? t.min() : t.max();
-                for_each_part([&](const Expr &x) { acc(i, o) = is_max ? max(acc(i, o), x) : min(acc(i, o), x); });
+                auto itself = [](const Expr &x) { return x; };
+                for_each_part([&](const std::vector<Expr> &xs) {
+                    acc(i, o) = is_max ? max(acc(i, o), combine_terms(xs, itself, maximum))
+                                       : min(acc(i, o), combine_terms(xs, itself, minimum));
+                });
                 result = acc(i, o);
             }
             reductions = {acc};
@@ -183,9 +236,8 @@ public:
             // any +inf gives +inf, any NaN gives NaN.
             const Type k = UInt(t.bits());
             peak(i, o) = cast(k, 0);
-            for_each_part([&](const Expr &x) {
-                peak(i, o) = max(peak(i, o), select(is_nan_value(x), all_ones(k), order_key(x)));
-            });
+            auto key = [&](const Expr &x) { return select(is_nan_value(x), all_ones(k), order_key(x)); };
+            for_each_part([&](const std::vector<Expr> &xs) { peak(i, o) = max(peak(i, o), combine_terms(xs, key, maximum)); });
             const Expr m = float_from_order_key(peak(i, o), t);
             const Expr finite = is_finite_value(m);
             const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
@@ -195,7 +247,7 @@ public:
                 const Expr d = convert.widen(x, acc_t) - shift;
                 return cpu ? exp_of_nonpositive(d) : exp_for(get_target(), d);
             };
-            for_each_part([&](const Expr &x) { acc(i, o) += term(x); });
+            for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
             result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
             reductions = {peak, acc};
             break;
@@ -229,23 +281,29 @@ public:
             return Tuple(select(b_larger, b[0], a[0]), select(b_larger, a[1] * scale + b[1], a[1] + b[1] * scale));
         };
 
-        // A chunk's lane walks its elements serially; the tail past the row is
-        // skipped (and its reads clamped, unless the chunks cover the row
-        // exactly: then the reads stay dense). An element x is the pair
-        // (x, 1); NaN is (-inf, NaN), so the sum carries it (Halide's exp and
-        // log need not return NaN for NaN).
+        // A chunk's lane walks its steps (elements, or words of them)
+        // serially; the tail past the row is skipped (and its reads clamped,
+        // unless the chunks cover the row exactly: then the reads stay dense).
+        // An element x is the pair (x, 1); NaN is (-inf, NaN), so the sum
+        // carries it (Halide's exp and log need not return NaN for NaN).
         RDom steps(0, shape.chunk / shape.lanes, "steps");
         const Expr at = c * shape.chunk + steps * shape.lanes + (shape.lanes > 1 ? Expr(lane) : Expr(0));
-        const Expr x = convert.widen(input(i, shape.exact ? at : min(at, extent - 1), o), acc_t);
         const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
-        const Tuple element(select(is_nan_value(x), empty[0], x), select(is_nan_value(x), nan, cast(acc_t, 1)));
-        // The merge of `pair` into `acc` where `cond` holds, `acc` elsewhere.
-        auto merge_where = [&](const Expr &cond, const Tuple &acc, const Tuple &pair) {
-            const Tuple merged = merge(acc, pair);
+        const Type t = halide_type_of(dtype);
+        std::vector<Tuple> elements;
+        for (const Expr &e : elements_of(input(i, shape.exact ? at : min(at, extent - 1), o), t,
+                                         elements_per_load(mapping, t))) {
+            const Expr x = convert.widen(e, acc_t);
+            elements.emplace_back(select(is_nan_value(x), empty[0], x), select(is_nan_value(x), nan, cast(acc_t, 1)));
+        }
+        // The step's elements merged into `acc` where `cond` holds, `acc` elsewhere.
+        auto merge_where = [&](const Expr &cond, const Tuple &acc, const std::vector<Tuple> &pairs) {
+            Tuple merged = acc;
+            for (const Tuple &pair : pairs) merged = merge(merged, pair);
             return Tuple(select(cond, merged[0], acc[0]), select(cond, merged[1], acc[1]));
         };
         auto accumulate = [&](Func f, const std::vector<Expr> &at_args) {
-            f(at_args) = merge_where(at < extent, f(at_args), element);
+            f(at_args) = merge_where(at < extent, f(at_args), elements);
         };
         Func lane_acc("lane_acc"), chunk_acc("chunk_acc"), row_acc("row_acc");
         RDom lanes(0, shape.lanes, "lanes");
@@ -266,7 +324,7 @@ public:
         const Expr chunk_at = stream * shape.merge_lanes + stream_lane;
         stream_acc(i, stream_lane, o) = empty;
         stream_acc(i, stream_lane, o) = merge_where(chunk_at < shape.chunks, stream_acc(i, stream_lane, o),
-                                                    chunk_acc(i, min(chunk_at, shape.chunks - 1), o));
+                                                    {Tuple(chunk_acc(i, min(chunk_at, shape.chunks - 1), o))});
         row_acc(i, o) = empty;
         row_acc(i, o) = merge(row_acc(i, o), stream_acc(i, streams, o));
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
@@ -298,22 +356,23 @@ public:
     Output<Buffer<uint32_t>> output{"output", 3};
 
     void configure() {
-        input.set_type(halide_type_of(dtype));
+        input.set_type(loaded_type(dtype, mapping));
     }
 
     void generate() {
         const Type t = halide_type_of(dtype);
         const Type k = UInt(t.bits());
+        const int per_load = elements_per_load(mapping, t);
         Var i("i"), o("o"), word("word");
         const RowDomain row = row_domain(input.dim(1).extent(), layout, mapping, tuning, get_target(), t);
 
         // Keys whose unsigned maximum is the wanted element: argmin flips the order.
         const Expr value_mask = select(find_min != 0, all_ones(k), cast(k, 0));
-        auto value_key = [&](const Expr &r) {
-            const Expr x = input(i, r, o);
+        auto key_of = [&](const Expr &x) {
             const Expr key = order_key(x) ^ value_mask;
             return t.is_float() ? select(is_nan_value(x), all_ones(k), key) : key;
         };
+        auto value_key = [&](const Expr &r) { return key_of(input(i, r, o)); };
         // Likewise for the index: first-among-ties wants the smallest index to win.
         const Expr index_mask = select(last_index != 0, cast<uint32_t>(0), Halide::UInt(32).max());
         auto index_key = [&](const Expr &r) { return cast<uint32_t>(r) ^ index_mask; };
@@ -323,10 +382,19 @@ public:
         if (t.bits() <= 32) {
             // One pass over a packed (value, index) key: a plain max, which
             // rfactor and vectorisation keep exact (no tuple-argmax tie bug).
+            // A step's elements (one, or a word's) pack their keys with their
+            // own indices and meet before the accumulator.
             Func best("best");
             best(i, o) = cast<uint64_t>(0);
             for (const Expr &r : row.at) {
-                best(i, o) = max(best(i, o), (cast<uint64_t>(value_key(r)) << 32) | cast<uint64_t>(index_key(r)));
+                const std::vector<Expr> xs = elements_of(input(i, r, o), t, per_load);
+                Expr step_best;
+                for (int e = 0; e < per_load; ++e) {
+                    const Expr packed =
+                        (cast<uint64_t>(key_of(xs[e])) << 32) | cast<uint64_t>(index_key(r * per_load + e));
+                    step_best = e == 0 ? packed : max(step_best, packed);
+                }
+                best(i, o) = max(best(i, o), step_best);
             }
             best_index_key = cast<uint32_t>(best(i, o) & cast<uint64_t>(Halide::UInt(32).max()));
             reductions = {best};

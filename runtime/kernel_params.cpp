@@ -25,12 +25,13 @@ HDML_NAME_FUNCTION(layout, HDML_PARAM_LAYOUT)
 HDML_NAME_FUNCTION(columns, HDML_PARAM_COLUMNS)
 HDML_NAME_FUNCTION(rows, HDML_PARAM_ROWS)
 HDML_NAME_FUNCTION(lane_merge, HDML_PARAM_LANE_MERGE)
+HDML_NAME_FUNCTION(loads, HDML_PARAM_LOADS)
 HDML_NAME_FUNCTION(staging, HDML_PARAM_STAGING)
 #undef HDML_NAME_FUNCTION
 #undef HDML_NAME_CASE
 
 auto as_tuple(const KernelParams &p) {
-    return std::tie(p.dtype, p.itype, p.op, p.layout, p.columns, p.rows, p.lane_merge, p.staging, p.vector_bytes,
+    return std::tie(p.dtype, p.itype, p.op, p.layout, p.columns, p.rows, p.lane_merge, p.loads, p.staging, p.vector_bytes,
                     p.max_line);
 }
 
@@ -44,7 +45,7 @@ void merge(E *field, E value) {
 KernelParams KernelParams::with_mapping(const KernelParams &m) const {
     KernelParams p = *this;
     merge(&p.dtype, m.dtype), merge(&p.itype, m.itype), merge(&p.op, m.op), merge(&p.layout, m.layout);
-    merge(&p.columns, m.columns), merge(&p.rows, m.rows), merge(&p.lane_merge, m.lane_merge);
+    merge(&p.columns, m.columns), merge(&p.rows, m.rows), merge(&p.lane_merge, m.lane_merge), merge(&p.loads, m.loads);
     merge(&p.staging, m.staging), merge(&p.vector_bytes, m.vector_bytes), merge(&p.max_line, m.max_line);
     return p;
 }
@@ -63,6 +64,7 @@ std::string KernelParams::describe() const {
     add("itype", name(itype));
     add("lane_merge", name(lane_merge));
     add("layout", name(layout));
+    add("loads", name(loads));
     if (max_line) parts.push_back(format("max_line=%d", max_line));
     add("op", name(op));
     add("rows", name(rows));

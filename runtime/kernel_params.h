@@ -21,6 +21,7 @@ namespace hdml {
 #define HDML_PARAM_COLUMNS(X) X(whole) X(warp_merge)
 #define HDML_PARAM_ROWS(X) X(lanes) X(whole)
 #define HDML_PARAM_LANE_MERGE(X) X(shuffles)
+#define HDML_PARAM_LOADS(X) X(words)
 #define HDML_PARAM_STAGING(X) X(shared) X(lines) X(line_walk) X(columns)
 
 #define HDML_ENUMERATOR(value) value,
@@ -32,6 +33,7 @@ enum class layout : uint8_t { none, HDML_PARAM_LAYOUT(HDML_ENUMERATOR) };
 enum class columns : uint8_t { none, HDML_PARAM_COLUMNS(HDML_ENUMERATOR) };
 enum class rows : uint8_t { none, HDML_PARAM_ROWS(HDML_ENUMERATOR) };
 enum class lane_merge : uint8_t { none, HDML_PARAM_LANE_MERGE(HDML_ENUMERATOR) };
+enum class loads : uint8_t { none, HDML_PARAM_LOADS(HDML_ENUMERATOR) };
 enum class staging : uint8_t { none, HDML_PARAM_STAGING(HDML_ENUMERATOR) };
 struct vector_bytes {
     int32_t value;
@@ -53,6 +55,7 @@ struct KernelParams {
     param::columns columns = param::columns::none;
     param::rows rows = param::rows::none;
     param::lane_merge lane_merge = param::lane_merge::none;
+    param::loads loads = param::loads::none;
     param::staging staging = param::staging::none;
     int32_t vector_bytes = 0;
     int32_t max_line = 0;
@@ -64,6 +67,7 @@ struct KernelParams {
     constexpr KernelParams with(param::columns v) const { return set(&KernelParams::columns, v); }
     constexpr KernelParams with(param::rows v) const { return set(&KernelParams::rows, v); }
     constexpr KernelParams with(param::lane_merge v) const { return set(&KernelParams::lane_merge, v); }
+    constexpr KernelParams with(param::loads v) const { return set(&KernelParams::loads, v); }
     constexpr KernelParams with(param::staging v) const { return set(&KernelParams::staging, v); }
     constexpr KernelParams with(param::vector_bytes v) const { return set(&KernelParams::vector_bytes, v.value); }
     constexpr KernelParams with(param::max_line v) const { return set(&KernelParams::max_line, v.value); }

@@ -10,6 +10,7 @@
 #include "runtime/shape/copy.h"
 #include "runtime/shape/dims.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace hdml {
@@ -34,6 +35,11 @@ HRESULT run_xyz(const hdml_device &device, const Dim &x, const Dim &y, const Dim
         KernelCall call(device);
         return check_kernel(launch(&call, &in_buf.buf, &out_buf.buf), call, kernel_name);
     });
+}
+
+// Whether both addresses are multiples of `bytes` (a word kernel's elements).
+inline bool aligned_to(uint32_t bytes, const void *a, const void *b) {
+    return ((reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) % bytes) == 0;
 }
 
 // The shape copied by `kernel` (a copy kernel for `element_size`-byte elements).

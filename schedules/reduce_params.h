@@ -57,6 +57,18 @@ inline const std::map<std::string, LaneMerge> &lane_merge_names() {
     return names;
 }
 
+// GPU: how a row is read. words: 16-bit elements two to a 32-bit word (the
+// kernel's input buffer is the row's words; Halide 14 reaches PTX with one
+// 16-bit load per element, even for vectors: float16 reductions ran 64-89% of
+// copy speed where float32 ran 90-100%). The runtime passes such a kernel
+// unit-stride rows of whole words at word-aligned addresses.
+enum class RowLoads { Elements, Words };
+
+inline const std::map<std::string, RowLoads> &row_loads_names() {
+    static const std::map<std::string, RowLoads> names = {{"elements", RowLoads::Elements}, {"words", RowLoads::Words}};
+    return names;
+}
+
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
 struct ReduceTuning {
     // CPU, inner layout: independent vector accumulators; elements of a row
@@ -103,7 +115,16 @@ struct ReduceMapping {
     // kernel then requires unit-stride, vector-aligned rows (apply_vector_row_contract).
     Halide::GeneratorParam<int> vector_bytes{"vector_bytes", 0};
     Halide::GeneratorParam<LaneMerge> lane_merge{"lane_merge", LaneMerge::Shared, lane_merge_names()};
+    Halide::GeneratorParam<RowLoads> loads{"loads", RowLoads::Elements, row_loads_names()};
 };
+
+// Elements per step of the row: 32 / bits for loads=words (checked: 16-bit
+// types), 1 otherwise.
+inline int elements_per_load(const ReduceMapping &m, const Halide::Type &t) {
+    if (m.loads != RowLoads::Words) return 1;
+    _halide_user_assert(t.bits() == 16) << "loads=words packs 16-bit elements; " << t << " is not";
+    return 2;
+}
 
 // Whether lanes merge in shuffles (lane_merge), checked against what the
 // butterfly needs of the target and the accumulators.

@@ -208,6 +208,40 @@ TEST_CASE("GATHER along the innermost axis with many dense indices", "[gather][r
     }
 }
 
+// Rows of whole 32-bit words of 8- and 16-bit elements take the word kernel when
+// input and output lie on word boundaries and the element kernel otherwise: both
+// bound at element (not word) offsets, GuaranteedBaseOffsetAlignment the element size.
+TEST_CASE("GATHER of 8- and 16-bit rows on and off 32-bit word boundaries", "[gather]") {
+    std::mt19937 rng(test_seed());
+    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_UINT8}) {
+        const uint32_t esize = bytes_of(type);
+        for (uint32_t in_shift : {0u, esize}) {
+            for (uint32_t out_shift : {0u, esize}) {
+                GatherCase c;
+                c.axis = 1;
+                c.in = TestTensor(type, {3, 9, 8 / esize * 5});  // rows of 5 words
+                c.in.for_each_index([&](const std::vector<uint32_t> &i) { c.in.set_bits(c.in.offset(i), rng()); });
+                c.idx = TestTensor(I32, {1, 1, 4});
+                for (uint32_t k = 0; k < 4; ++k) c.idx.set_bits(k, rng() % 9);
+                c.out = TestTensor(type, {3, 4, 8 / esize * 5});
+                c.in.buffer_desc.GuaranteedBaseOffsetAlignment = c.out.buffer_desc.GuaranteedBaseOffsetAlignment = esize;
+                // Each tensor's bytes `shift` bytes into a buffer of its own.
+                std::vector<uint8_t> in_buffer(in_shift + c.in.storage.size()), out_buffer(out_shift + c.out.storage.size());
+                std::memcpy(in_buffer.data() + in_shift, c.in.storage.data(), c.in.storage.size());
+                c.bind();
+                Runner runner;
+                REQUIRE(runner.create(DML_OPERATOR_GATHER, &c.desc) == S_OK);
+                REQUIRE(std::string(hdmlGetOperatorKernels(runner.op)).find("gather_uint32") != std::string::npos);
+                REQUIRE(runner.execute({{in_buffer.data(), in_shift, c.in.storage.size()}, c.idx.binding()},
+                                       {{out_buffer.data(), out_shift, c.out.storage.size()}}) == S_OK);
+                std::memcpy(c.out.storage.data(), out_buffer.data() + out_shift, c.out.storage.size());
+                check_gather(c, std::string(short_name(type)) + " input at byte " + std::to_string(in_shift) +
+                                    ", output at byte " + std::to_string(out_shift));
+            }
+        }
+    }
+}
+
 TEST_CASE("GATHER validation rules", "[gather][validation]") {
     Runner runner;
     auto expect = [&](GatherCase &c, const std::string &fragment) {

@@ -68,8 +68,9 @@ std::string gather(Runner &runner, DML_TENSOR_DATA_TYPE type) {
     return kernels_of(runner, DML_OPERATOR_GATHER, &desc);
 }
 
-std::string split(Runner &runner, DML_TENSOR_DATA_TYPE type) {
-    Desc in(type, {4, 6}), a(type, {4, 2}), b(type, {4, 4});
+// [4, row] split into [4, first] and the rest along axis 1.
+std::string split(Runner &runner, DML_TENSOR_DATA_TYPE type, uint32_t row = 6, uint32_t first = 2) {
+    Desc in(type, {4, row}), a(type, {4, first}), b(type, {4, row - first});
     DML_TENSOR_DESC outs[] = {a.desc, b.desc};
     DML_SPLIT_OPERATOR_DESC desc{&in.desc, 2, outs, 1};
     return kernels_of(runner, DML_OPERATOR_SPLIT, &desc);
@@ -136,8 +137,12 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, and rows=wh
     CHECK(cumsum(r, F32, {64, 1024}, 0) == "hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, I64, {64, 1024}, 1) == "hdml_scan_int64_inner_sum" + p);
     CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
-    CHECK(gather(r, F16) == "hdml_gather_uint16" + p);
+    // 8- and 16-bit rows of whole 32-bit words also take the word kernel (for aligned addresses).
+    CHECK(gather(r, F16) == "hdml_gather_uint16" + p + " hdml_gather_uint32" + p);
+    CHECK(split(r, F16) == "hdml_copy_uint16" + p + " hdml_copy_uint32" + p);
+    CHECK(split(r, F16, 5, 2) == "hdml_copy_uint16" + p);  // rows of 5: no piece is whole words
     CHECK(split(r, DML_TENSOR_DATA_TYPE_UINT8) == "hdml_copy_uint8" + p);
+    CHECK(split(r, DML_TENSOR_DATA_TYPE_UINT8, 8, 4) == "hdml_copy_uint8" + p + " hdml_copy_uint32" + p);
 }
 
 TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its thresholds say") {
@@ -161,6 +166,19 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
     CHECK(reduce(r, SUM, F32, {64, 100000}, {1}) == "hdml_reduce_float32_inner_sum_merge_shuffles_cuda");
     CHECK(reduce(r, SUM, I64, {64, 100000}, {1}) == "hdml_reduce_int64_inner_sum_cuda");
     CHECK(reduce(r, ARGMAX, F32, {64, 100000}, {1}) == "hdml_arg_reduce_float32_inner_cuda");
+    // float16 rows of whole words: each kernel's loads=words twin (in 16-byte
+    // vectors of words for rows of 8 a thread each); odd rows: none.
+    CHECK(reduce(r, SUM, F16, {64, 100000}, {1}) ==
+          "hdml_reduce_float16_inner_sum_merge_shuffles_cuda hdml_reduce_float16_inner_sum_words_merge_shuffles_cuda");
+    CHECK(reduce(r, SUM, F16, {64, 100001}, {1}) == "hdml_reduce_float16_inner_sum_merge_shuffles_cuda");
+    CHECK(reduce(r, ARGMAX, F16, {64, 100000}, {1}) ==
+          "hdml_arg_reduce_float16_inner_cuda hdml_arg_reduce_float16_inner_words_cuda");
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {16384, 64}, {1}) ==
+          "hdml_reduce_float16_inner_log_sum_exp_rows_lanes_cuda hdml_reduce_float16_inner_log_sum_exp_rows_lanes_words_cuda");
+    CHECK(reduce(r, SUM, F16, {540672, 8}, {1}) ==
+          "hdml_reduce_float16_outer_sum_cols_whole_cuda hdml_reduce_float16_outer_sum_cols_whole_words_vb16_cuda");
+    CHECK(reduce(r, SUM, F16, {540672, 6}, {1}) ==
+          "hdml_reduce_float16_outer_sum_cols_whole_cuda hdml_reduce_float16_outer_sum_cols_whole_words_cuda");
     // Scans: the walks (with the kernel in-place exclusive scans take), the
     // staged and whole-line kernels, the chunked one.
     CHECK(cumsum(r, F32, {512, 128}, 1) == "hdml_scan_float32_inner_sum_staging_line_walk_cuda hdml_scan_float32_inner_sum_cuda");
@@ -173,7 +191,9 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
     CHECK(cumsum(r, F16, {4, 100}, 1) == "hdml_scan_float16_inner_sum_cuda");
     CHECK(cumsum(r, F16, {100, 4}, 0) == "hdml_scan_float16_outer_sum_cuda");
     CHECK(gather(r, F32) == "hdml_normalize_indices_int32_cuda hdml_gather_uint32_cuda");
+    CHECK(gather(r, F16) == "hdml_normalize_indices_int32_cuda hdml_gather_uint16_cuda hdml_gather_uint32_cuda");
     CHECK(split(r, F32) == "hdml_copy_uint32_cuda");
+    CHECK(split(r, F16) == "hdml_copy_uint16_cuda hdml_copy_uint32_cuda");
 }
 
 TEST_CASE("A dispatch overlay changes the choice at device creation, without a rebuild") {

@@ -470,6 +470,25 @@ TEST_CASE("REDUCE short rows read in vectors, and the same rows unaligned", "[re
     for (const auto &c : cases) run_random_case(c.first, c.second, sizes, 4, rng, strides);
 }
 
+// float16 rows read as 32-bit words (CUDA's loads=words twins: a thread per
+// short row, also in 16-byte vectors of words (rows of 8) or words alone (rows
+// of 6); a few lanes per row (rows of 64); blocks along few long rows). As
+// above, the first plane starts on a 16-byte boundary and takes them, the
+// second starts one element later (odd plane stride) and takes the element
+// kernels: the runtime checks each call's address. Run on every device.
+TEST_CASE("REDUCE float16 rows read in words, and the same rows off a word", "[reduce][random][large]") {
+    std::mt19937 rng(test_seed() + 6);
+    const std::vector<std::pair<uint32_t, uint32_t>> shapes = {{540673, 8}, {540673, 6}, {20011, 64}, {3, 65538}};
+    for (const auto &[rows, row] : shapes) {
+        const std::vector<uint32_t> sizes = {2, rows, row}, strides = {rows * row + 1, row, 1};
+        for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MULTIPLY, DML_REDUCE_FUNCTION_MIN,
+                                       DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_LOG_SUM_EXP,
+                                       DML_REDUCE_FUNCTION_ARGMAX, DML_REDUCE_FUNCTION_ARGMIN}) {
+            run_random_case(fn, F16, sizes, 4, rng, strides);
+        }
+    }
+}
+
 // Reductions that read a row twice (LOG_SUM_EXP: its maximum, then the sum of
 // exp(x - max); 64-bit ARGMAX/ARGMIN: the best value, then its index) run on
 // CPUs over groups of rows of about block_elements, several to a task when the

@@ -14,6 +14,7 @@ GB/s counts the minimal bytes: every input element read once plus every output
 element written once (gather also counts its index bytes).
 
     python3 bench/cuda/gpu_bench.py --hdml <dir>/libhdml.so.0 [--json out.json] [--repeats 20] [--only REGEX]
+                                    [--types f32,f16,i32]
     python3 bench/cuda/gpu_bench.py --table bench/results/2026-11-23-h100.json     # reprint a saved run
 """
 import argparse
@@ -98,13 +99,13 @@ def nbytes(*tensors):
 
 
 class Case:
-    """One shape of one operator: PyTorch's call, and hdml's (None where hdml's
-    CUDA device lacks the operator) as a function of the Hdml wrapper that
-    returns (run, check): run enqueues the operator, check compares its output
-    with PyTorch's result (after a run)."""
+    """One shape of one operator in one element type (DTYPES): PyTorch's call,
+    and hdml's (None where hdml's CUDA device lacks the operator) as a function
+    of the Hdml wrapper that returns (run, check): run enqueues the operator,
+    check compares its output with PyTorch's result (after a run)."""
 
-    def __init__(self, op, label, moved, torch_fn, hdml=None):
-        self.op, self.label, self.moved, self.torch_fn, self.hdml = op, label, moved, torch_fn, hdml
+    def __init__(self, op, dtype, label, moved, torch_fn, hdml=None):
+        self.op, self.dtype, self.label, self.moved, self.torch_fn, self.hdml = op, dtype, label, moved, torch_fn, hdml
 
 
 def close(a, b, exact=False):
@@ -122,32 +123,63 @@ def close(a, b, exact=False):
     return bool(torch.allclose(a, b, rtol=2e-3, atol=1e-5, equal_nan=True))
 
 
-def cases():
-    f32 = dict(device="cuda", dtype=torch.float32)
-    big = torch.rand(16384, 16384, **f32) + 0.5
-    tiny_rows16 = torch.rand(1 << 24, 16, **f32) + 0.5
-    tiny_rows64 = torch.rand(1 << 22, 64, **f32) + 0.5
-    few_long_rows = torch.rand(64, 1 << 22, **f32) + 0.5
-    few_long_cols = torch.rand(1 << 22, 64, **f32) + 0.5
-    tiny_outer = torch.rand(16, 1 << 24, **f32) + 0.5
-    krk = torch.rand(256, 1024, 1024, **f32) + 0.5
-    odd = torch.rand(1000, 1003, **f32) + 0.5
-    strided = big[:, ::2]
-    small = {"[1,1000]": torch.rand(1, 1000, **f32), "[32,1024]": torch.rand(32, 1024, **f32),
-             "[256,256]": torch.rand(256, 256, **f32)}
+# The element types of the corpus: float32 (every case), float16 (every case:
+# PyTorch accumulates float16 in float32 as hdml does) and int32 (the operators
+# DirectML and PyTorch both have for it: SUM, MULTIPLY, MIN, MAX, ARGMAX/ARGMIN,
+# scans, GATHER, SPLIT/JOIN; sums and products wrap in both).
+DTYPES = ("f32", "f16", "i32")
 
+
+def torch_dtype(name):
+    return {"f32": torch.float32, "f16": torch.float16, "i32": torch.int32}[name]
+
+
+def cases(dtypes=DTYPES):
+    for name in dtypes:
+        yield from cases_of(name)
+
+
+def cases_of(type_name):
+    """The corpus in one element type (the same element counts in every type)."""
+    dtype = torch_dtype(type_name)
+    floating = dtype.is_floating_point
+
+    def values(*shape):
+        if floating:
+            return (torch.rand(*shape, device="cuda") + 0.5).to(dtype)
+        return torch.randint(-3, 4, shape, dtype=dtype, device="cuda")
+
+    big = values(16384, 16384)
+    tiny_rows16 = values(1 << 24, 16)
+    tiny_rows64 = values(1 << 22, 64)
+    few_long_rows = values(64, 1 << 22)
+    few_long_cols = values(1 << 22, 64)
+    tiny_outer = values(16, 1 << 24)
+    krk = values(256, 1024, 1024)
+    odd = values(1000, 1003)
+    strided = big[:, ::2]
+    small = {"[1,1000]": values(1, 1000), "[32,1024]": values(32, 1024), "[256,256]": values(256, 256)}
+
+    # Integer sums and products in the data type (PyTorch widens them to int64 by default).
+    acc = {} if floating else dict(dtype=dtype)
     # name: (PyTorch call, hdml REDUCE function or ARGMAX/ARGMIN operator)
     reducers = {
-        "REDUCE SUM (sum)": (lambda x, d: torch.sum(x, dim=d), "SUM"),
+        "REDUCE SUM (sum)": (lambda x, d: torch.sum(x, dim=d, **acc), "SUM"),
         "REDUCE MAX (amax)": (lambda x, d: torch.amax(x, dim=d), "MAX"),
         "REDUCE MIN (amin)": (lambda x, d: torch.amin(x, dim=d), "MIN"),
-        "REDUCE MULTIPLY (prod)": (lambda x, d: torch.prod(x, dim=d[0]) if len(d) == 1 else torch.prod(x), "MULTIPLY"),
-        "REDUCE AVERAGE (mean)": (lambda x, d: torch.mean(x, dim=d), "AVERAGE"),
-        "REDUCE L2 (norm)": (lambda x, d: torch.linalg.vector_norm(x, dim=d), "L2"),
-        "REDUCE LOG_SUM_EXP (logsumexp)": (lambda x, d: torch.logsumexp(x, dim=d), "LOG_SUM_EXP"),
+        "REDUCE MULTIPLY (prod)": (lambda x, d: torch.prod(x, dim=d[0], **acc) if len(d) == 1
+                                   else torch.prod(x, **acc), "MULTIPLY"),
+    }
+    if floating:
+        reducers.update({
+            "REDUCE AVERAGE (mean)": (lambda x, d: torch.mean(x, dim=d), "AVERAGE"),
+            "REDUCE L2 (norm)": (lambda x, d: torch.linalg.vector_norm(x, dim=d), "L2"),
+            "REDUCE LOG_SUM_EXP (logsumexp)": (lambda x, d: torch.logsumexp(x, dim=d), "LOG_SUM_EXP"),
+        })
+    reducers.update({
         "ARGMAX (argmax)": (lambda x, d: torch.argmax(x, dim=d[0]) if len(d) == 1 else torch.argmax(x), "argmax"),
         "ARGMIN (argmin)": (lambda x, d: torch.argmin(x, dim=d[0]) if len(d) == 1 else torch.argmin(x), "argmin"),
-    }
+    })
     shapes = [
         (big, (1,), "[16K,16K] inner"), (big, (0,), "[16K,16K] outer"), (big, (0, 1), "[16K,16K] all"),
         (tiny_rows16, (1,), "[16M,16] inner"), (tiny_rows64, (1,), "[4M,64] inner"),
@@ -156,21 +188,26 @@ def cases():
         (odd, (1,), "[1000,1003] inner"), (strided, (1,), "[16K,16K][:, ::2] inner"),
     ] + [(x, (1,), name + " inner") for name, x in small.items()]
 
+    # float16 results are checked against PyTorch's float32 result rounded to
+    # float16 (hdml accumulates float16 in float32; PyTorch's float16 cumsum
+    # and logsumexp differ from that by more than rounding).
+    def reference(fn, x, *args):
+        return fn(x.float(), *args).to(dtype) if dtype == torch.float16 else fn(x, *args)
+
     def reduce_hdml(fn, function, x, dims):
         def make(h):
-            expected = fn(x, dims)
-            out = torch.empty_like(expected)
+            out = torch.empty_like(fn(x, dims))
             if function in ("argmax", "argmin"):
                 run = h.arg_reduce(function == "argmin", x, dims, out)
-                return run, lambda: close(out, expected, exact=True)
+                return run, lambda: close(out, fn(x, dims), exact=True)
             run = h.reduce(function, x, dims, out)
-            return run, lambda: close(out, expected)
+            return run, lambda: close(out, reference(fn, x, dims), exact=not floating)
         return make
 
     for op_name, (fn, function) in reducers.items():
         for x, dims, label in shapes:
             moved = nbytes(x) + nbytes(fn(x, dims))
-            yield Case(op_name, label, moved, lambda fn=fn, x=x, dims=dims: fn(x, dims),
+            yield Case(op_name, type_name, label, moved, lambda fn=fn, x=x, dims=dims: fn(x, dims),
                        reduce_hdml(fn, function, x, dims))
 
     # GATHER: index_select of rows, and along the inner axis (DML GATHER takes one index
@@ -182,27 +219,30 @@ def cases():
         return make
 
     rows = torch.randint(0, 16384, (16384,), device="cuda")
-    yield Case("GATHER (index_select)", "[16K,16K] rows, 16K random int64", 2 * nbytes(big) + nbytes(rows),
+    yield Case("GATHER (index_select)", type_name, "[16K,16K] rows, 16K random int64", 2 * nbytes(big) + nbytes(rows),
                lambda: torch.index_select(big, 0, rows), gather_hdml(big, rows, 0))
     columns = torch.randint(0, 16384, (4096,), device="cuda")
-    yield Case("GATHER (index_select)", "[16K,16K] inner axis, 4K random int64",
-               2 * 16384 * 4096 * 4 + nbytes(columns), lambda: torch.index_select(big, 1, columns),
+    yield Case("GATHER (index_select)", type_name, "[16K,16K] inner axis, 4K random int64",
+               2 * 16384 * 4096 * big.element_size() + nbytes(columns), lambda: torch.index_select(big, 1, columns),
                gather_hdml(big, columns, 1))
 
-    # Cumulative ops: inner, outer, tiny rows, long 1-D.
-    line = torch.rand(1 << 28, **f32) * 1e-3 + 1.0
+    # Cumulative ops: inner, outer, tiny rows, long 1-D (floats near 1: long products stay finite longer).
+    line = (torch.rand(1 << 28, device="cuda") * 1e-3 + 1.0).to(dtype) if floating else values(1 << 28)
 
     def scan_hdml(fn, product, x, dim):
         def make(h):
             out = torch.empty_like(x)
-            return h.scan(product, x, dim, out), lambda: close(out, fn(x, dim))
+            return h.scan(product, x, dim, out), lambda: close(out, reference(fn, x, dim), exact=not floating)
         return make
 
-    for name, fn, product in (("CUMULATIVE_PRODUCT (cumprod)", torch.cumprod, True),
-                              ("CUMULATIVE_SUMMATION (cumsum)", torch.cumsum, False)):
+    for name, scan, product in (("CUMULATIVE_PRODUCT (cumprod)", torch.cumprod, True),
+                                ("CUMULATIVE_SUMMATION (cumsum)", torch.cumsum, False)):
+        fn = (lambda x, dim, scan=scan: scan(x, dim)) if floating else \
+            (lambda x, dim, scan=scan: scan(x, dim, dtype=dtype))
         for x, dim, label in ((big, 1, "[16K,16K] inner"), (big, 0, "[16K,16K] outer"),
-                              (tiny_rows16, 1, "[16M,16] inner"), (line, 0, "[2^28] 1-D")):
-            yield Case(name, label, 2 * nbytes(x), lambda x=x, dim=dim, fn=fn: fn(x, dim),
+                              (tiny_rows16, 1, "[16M,16] inner"), (tiny_rows64, 1, "[4M,64] inner"),
+                              (line, 0, "[2^28] 1-D")):
+            yield Case(name, type_name, label, 2 * nbytes(x), lambda x=x, dim=dim, fn=fn: fn(x, dim),
                        scan_hdml(fn, product, x, dim))
 
     # SPLIT (uneven pieces copied out: clone, since an outer split is a view) and JOIN (cat).
@@ -222,16 +262,16 @@ def cases():
 
     for dim, label in ((1, "inner"), (0, "outer")):
         sizes = [1000, 2000, 13384]
-        yield Case("SPLIT (split+clone)", f"[16K,16K] {label} 1000/2000/13384", 2 * nbytes(big),
+        yield Case("SPLIT (split+clone)", type_name, f"[16K,16K] {label} 1000/2000/13384", 2 * nbytes(big),
                    lambda dim=dim: [p.clone() for p in torch.split(big, sizes, dim=dim)], split_hdml(sizes, dim))
         parts = [p.contiguous() for p in torch.split(big, sizes, dim=dim)]
-        yield Case("JOIN (cat)", f"3 parts -> [16K,16K] {label}", 2 * nbytes(big),
+        yield Case("JOIN (cat)", type_name, f"3 parts -> [16K,16K] {label}", 2 * nbytes(big),
                    lambda dim=dim, parts=parts: torch.cat(parts, dim=dim), join_hdml(parts, dim))
     parts64 = [p.contiguous() for p in torch.split(big, 256, dim=1)]
-    yield Case("SPLIT (split+clone)", "[16K,16K] inner 64 equal", 2 * nbytes(big),
+    yield Case("SPLIT (split+clone)", type_name, "[16K,16K] inner 64 equal", 2 * nbytes(big),
                lambda: [p.clone() for p in torch.split(big, 256, dim=1)], split_hdml([256] * 64, 1))
-    yield Case("JOIN (cat)", "64 parts -> [16K,16K] inner", 2 * nbytes(big), lambda: torch.cat(parts64, dim=1),
-               join_hdml(parts64, 1))
+    yield Case("JOIN (cat)", type_name, "64 parts -> [16K,16K] inner", 2 * nbytes(big),
+               lambda: torch.cat(parts64, dim=1), join_hdml(parts64, 1))
 
 
 def fmt(x):
@@ -242,24 +282,28 @@ def print_table(result):
     copy = result["copy_gbps"]
     print(f"GPU: {result['gpu']}; torch {result['torch']}, CUDA {result['cuda']}; hdml {result.get('hdml', '—')}")
     print(f"D2D copy (1 GiB, read+write): {copy:.0f} GB/s\n")
-    print("| operator (PyTorch call) | case | hdml GB/s | hdml % of copy | PyTorch GB/s | PyTorch % of copy "
+    print("| operator (PyTorch call) | type | case | hdml GB/s | hdml % of copy | PyTorch GB/s | PyTorch % of copy "
           "| hdml / PyTorch |")
-    print("|---|---|---|---|---|---|---|")
-    ratios = []
+    print("|---|---|---|---|---|---|---|---|")
+    ratios = {}  # type -> hdml / PyTorch of its cases
     for r in result["rows"]:
+        dtype = r.get("dtype", "f32")  # runs without the field measured float32 only
         torch_gbps = r["torch"]["cold_gbps"] or r["torch"]["warm_gbps"]
         h = r.get("hdml")
         hdml_gbps = (h["cold_gbps"] or h["warm_gbps"]) if h and h.get("warm_gbps") else None
         note = "" if not h else (" (wrong result!)" if h.get("correct") is False else "")
         ratio = hdml_gbps / torch_gbps if hdml_gbps else None
         if ratio:
-            ratios.append(ratio)
-        print(f"| {r['op']} | {r['case']} | {fmt(hdml_gbps)}{note} | "
+            ratios.setdefault(dtype, []).append(ratio)
+        print(f"| {r['op']} | {dtype} | {r['case']} | {fmt(hdml_gbps)}{note} | "
               f"{fmt(100 * hdml_gbps / copy) + '%' if hdml_gbps else '—'} | {fmt(torch_gbps)} | "
               f"{fmt(100 * torch_gbps / copy)}% | {f'{ratio:.2f}x' if ratio else (h or {}).get('error', '—')} |")
     if ratios:
-        geomean = statistics.geometric_mean(ratios)
-        print(f"\nGeomean hdml / PyTorch over {len(ratios)} cases: {geomean:.3f}x")
+        print()
+        for dtype, of_type in ratios.items():
+            print(f"Geomean hdml / PyTorch, {dtype}: {statistics.geometric_mean(of_type):.3f}x over {len(of_type)} cases")
+        every = [x for of_type in ratios.values() for x in of_type]
+        print(f"Geomean hdml / PyTorch over {len(every)} cases: {statistics.geometric_mean(every):.3f}x")
 
 
 def measure(timer, fn, moved, probe_ms):
@@ -283,7 +327,10 @@ def main():
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--table", metavar="JSON", help="only print the table of an earlier run's JSON")
     parser.add_argument("--hdml", metavar="LIBHDML", help="path of libhdml.so.0 to measure beside PyTorch")
-    parser.add_argument("--only", metavar="REGEX", help="only the cases whose 'op case' text matches (a partial run)")
+    parser.add_argument("--only", metavar="REGEX",
+                        help="only the cases whose 'op type case' text matches, e.g. 'SUM f16 ' (a partial run)")
+    parser.add_argument("--types", default=",".join(DTYPES),
+                        help=f"element types to run, comma-separated (default {','.join(DTYPES)})")
     args = parser.parse_args()
     if args.table:
         with open(args.table) as f:
@@ -294,10 +341,10 @@ def main():
     gpu = torch.cuda.get_device_name(0)
     copy = copy_gbps(timer, cold=False)
     rows = []
-    for case in cases():
-        if args.only and not re.search(args.only, f"{case.op} {case.label}"):
+    for case in cases(args.types.split(",")):
+        if args.only and not re.search(args.only, f"{case.op} {case.dtype} {case.label}"):
             continue
-        row = dict(op=case.op, case=case.label, bytes=case.moved)
+        row = dict(op=case.op, dtype=case.dtype, case=case.label, bytes=case.moved)
         row["torch"] = measure(timer, case.torch_fn, case.moved, timer.once(case.torch_fn))
         if hdml and case.hdml:
             try:
@@ -309,7 +356,7 @@ def main():
             except RuntimeError as e:
                 row["hdml"] = dict(error=str(e).split(":")[0][:60])
         rows.append(row)
-        print(f"{case.op} {case.label}: torch {row['torch']['warm_gbps']:.0f} GB/s"
+        print(f"{case.op} {case.dtype} {case.label}: torch {row['torch']['warm_gbps']:.0f} GB/s"
               + (f", hdml {row['hdml'].get('warm_gbps', 0):.0f} GB/s ok={row['hdml'].get('correct')}"
                  if 'hdml' in row else ""), file=sys.stderr, flush=True)
         torch.cuda.empty_cache()

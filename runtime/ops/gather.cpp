@@ -16,7 +16,9 @@
 #include "runtime/shape/limits.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace hdml {
 
@@ -32,10 +34,15 @@ private:
     void normalize_indices_on_host(const void *raw, std::vector<int32_t> *out) const;
     HRESULT normalize_indices_on_device(const void *raw, int32_t *out) const;
 
+    static constexpr uint32_t kWordBytes = 4;
     uint32_t axis_ = 0, index_dims_ = 0;
     uint64_t index_count_ = 1;  // elements of the normalised indices
     GatherShape shape_;
     const KernelEntry *kernel_ = nullptr;
+    // 8- and 16-bit rows of whole words: gathered as 32-bit words
+    // (widen_elements) when input and output are word-aligned.
+    std::optional<GatherShape> word_shape_;
+    const KernelEntry *word_kernel_ = nullptr;
     // CUDA: the indices' dims (last index_dims of the tensor) onto the packed int32 buffer.
     CopyShape normalize_shape_;
     const KernelEntry *normalize_kernel_ = nullptr;
@@ -102,6 +109,14 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
         dims.push_back(g);
     }
     shape_ = plan_gather(dims);
+    const uint32_t esize = element_size(in.type);
+    std::vector<Dim> words;
+    if (esize < kWordBytes && in.strides[axis] % (kWordBytes / esize) == 0 &&
+        widen_elements(dims, kWordBytes / esize, &words)) {
+        const GatherShape wide = plan_gather(words);
+        // Rows of words only: elements gathered along the innermost axis stay elements.
+        if (wide.x.extent > 1 && wide.x.out_stride == 1) word_shape_ = wide;
+    }
 
     if (in.sizes[axis] > kMaxKernelExtent || in.strides[axis] > kMaxKernelExtent) {
         return invalid_arg(format("DML_OPERATOR_GATHER: tensor 'InputTensor' has Sizes[%u] = %u with stride %u; hdml's "
@@ -109,9 +124,13 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
                                   axis, in.sizes[axis], in.strides[axis]));
     }
     const char *op = "DML_OPERATOR_GATHER";
-    HDML_RETURN_IF_FAILED(
-        require_kernel(device, Family::gather, KernelParams{}.with(uint_dtype(element_size(in.type))), op, &kernel_));
+    HDML_RETURN_IF_FAILED(require_kernel(device, Family::gather, KernelParams{}.with(uint_dtype(esize)), op, &kernel_));
     kernel_names = kernel_->name;
+    if (word_shape_) {
+        HDML_RETURN_IF_FAILED(
+            require_kernel(device, Family::gather, KernelParams{}.with(uint_dtype(kWordBytes)), op, &word_kernel_));
+        kernel_names += std::string(" ") + word_kernel_->name;
+    }
     if (on_cuda(device)) {
         std::vector<Dim> idx_dims;
         for (uint32_t d = n - index_dims; d < n; ++d) {
@@ -126,8 +145,8 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
                                              KernelParams{}.with(kernel_itype(idx.type)), op, &normalize_kernel_));
         kernel_names = std::string(normalize_kernel_->name) + " " + kernel_names;
     }
-    log_verbose(format("%s: kernel %s; %s, axis{%u x %u}", op, kernel_names.c_str(), shape_.describe().c_str(),
-                       in.sizes[axis], in.strides[axis]));
+    log_verbose(format("%s: kernel %s; %s, axis{%u x %u}%s", op, kernel_names.c_str(), shape_.describe().c_str(),
+                       in.sizes[axis], in.strides[axis], word_shape_ ? "; in 32-bit words where aligned" : ""));
     return S_OK;
 }
 
@@ -183,15 +202,18 @@ HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
         normalize_indices_on_host(in_ptrs[1], &host_indices);
         indices = host_indices.data();
     }
-    const int64_t esize = element_size(in.type);
+    const bool in_words = word_shape_ && aligned_to(kWordBytes, in_ptrs[0], out_ptrs[0]);
+    const GatherShape &s = in_words ? *word_shape_ : shape_;
+    const KernelEntry *kernel = in_words ? word_kernel_ : kernel_;
+    const int64_t esize = in_words ? kWordBytes : element_size(in.type);
+    const int32_t axis_stride = (int32_t)(in.strides[axis_] / (esize / element_size(in.type)));
     const halide_type_t type(halide_type_uint, (uint8_t)(esize * 8));
     const auto *input = static_cast<const uint8_t *>(in_ptrs[0]);
     auto *output = static_cast<uint8_t *>(out_ptrs[0]);
-    const GatherShape &s = shape_;
     return for_each_offset(s.loops, [&](const Offsets &at) {
         KernelBuffer<3> in_buf(const_cast<uint8_t *>(input) + must_mul(at.in, esize), type, device);
         in_buf.set_dim(0, (int32_t)s.x.extent, (int32_t)s.x.in_stride);
-        in_buf.set_dim(1, (int32_t)in.sizes[axis_], (int32_t)in.strides[axis_]);
+        in_buf.set_dim(1, (int32_t)in.sizes[axis_], axis_stride);
         in_buf.set_dim(2, (int32_t)s.y.extent, (int32_t)s.y.in_stride);
         KernelBuffer<1> idx_buf(indices + at.idx, halide_type_t(halide_type_int, 32), device);
         idx_buf.set_dim(0, (int32_t)s.j.extent, (int32_t)s.j.idx_stride);
@@ -200,8 +222,8 @@ HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
         out_buf.set_dim(1, (int32_t)s.j.extent, (int32_t)s.j.out_stride);
         out_buf.set_dim(2, (int32_t)s.y.extent, (int32_t)s.y.out_stride);
         KernelCall call(device);
-        const int rc = kernel_fn<gather_fn>(kernel_)(&call, &in_buf.buf, &idx_buf.buf, &out_buf.buf);
-        return check_kernel(rc, call, kernel_->name);
+        const int rc = kernel_fn<gather_fn>(kernel)(&call, &in_buf.buf, &idx_buf.buf, &out_buf.buf);
+        return check_kernel(rc, call, kernel->name);
     });
 }
 

@@ -7,7 +7,10 @@
 #include "runtime/operator.h"
 #include "runtime/shape/copy.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace hdml {
 
@@ -25,8 +28,9 @@ public:
             inputs = pieces;
             outputs = {whole};
         }
-        HDML_RETURN_IF_FAILED(require_kernel(device, Family::copy, KernelParams{}.with(uint_dtype(element_size(whole.type))),
-                                             name, &kernel_));
+        const uint32_t esize = element_size(whole.type);
+        HDML_RETURN_IF_FAILED(
+            require_kernel(device, Family::copy, KernelParams{}.with(uint_dtype(esize)), name, &kernel_));
         kernel_names = kernel_->name;
         uint64_t offset = 0;
         for (size_t k = 0; k < pieces.size(); ++k) {
@@ -38,9 +42,18 @@ public:
                 dims[d].out_stride = split ? piece.strides[d] : whole.strides[d];
             }
             shapes_.push_back(plan_copy(dims));
+            std::vector<Dim> words;
+            const bool widens = esize < kWordBytes && widen_elements(dims, kWordBytes / esize, &words);
+            word_shapes_.push_back(widens ? std::optional<CopyShape>(plan_copy(words)) : std::nullopt);
             whole_offsets_.push_back(must_mul<int64_t>(offset, whole.strides[axis]));
-            log_verbose(format("%s: piece %zu: kernel %s; %s", name, k, kernel_->name, shapes_.back().describe().c_str()));
+            log_verbose(format("%s: piece %zu: kernel %s; %s%s", name, k, kernel_->name,
+                               shapes_.back().describe().c_str(), widens ? "; in 32-bit words where aligned" : ""));
             offset += piece.sizes[axis];
+        }
+        if (std::any_of(word_shapes_.begin(), word_shapes_.end(), [](const auto &w) { return w.has_value(); })) {
+            HDML_RETURN_IF_FAILED(require_kernel(device, Family::copy, KernelParams{}.with(uint_dtype(kWordBytes)),
+                                                 name, &word_kernel_));
+            kernel_names += std::string(" ") + word_kernel_->name;
         }
         return S_OK;
     }
@@ -51,15 +64,24 @@ public:
             const int64_t shift = must_mul<int64_t>(whole_offsets_[k], esize);
             const auto *src = static_cast<const uint8_t *>(split_ ? in[0] : in[k]) + (split_ ? shift : 0);
             auto *dst = static_cast<uint8_t *>(split_ ? out[k] : out[0]) + (split_ ? 0 : shift);
-            HDML_RETURN_IF_FAILED(run_copy(device, kernel_, shapes_[k], src, dst, esize));
+            if (word_shapes_[k] && aligned_to(kWordBytes, src, dst)) {
+                HDML_RETURN_IF_FAILED(run_copy(device, word_kernel_, *word_shapes_[k], src, dst, kWordBytes));
+            } else {
+                HDML_RETURN_IF_FAILED(run_copy(device, kernel_, shapes_[k], src, dst, esize));
+            }
         }
         return S_OK;
     }
 
 private:
+    static constexpr uint32_t kWordBytes = 4;
     bool split_ = true;
     const KernelEntry *kernel_ = nullptr;
+    // 8- and 16-bit pieces whose rows are whole words: moved as 32-bit words
+    // (widen_elements) when both addresses are word-aligned.
+    const KernelEntry *word_kernel_ = nullptr;
     std::vector<CopyShape> shapes_;
+    std::vector<std::optional<CopyShape>> word_shapes_;
     std::vector<int64_t> whole_offsets_;  // element offset of each piece inside the whole tensor
 };
 

@@ -36,6 +36,26 @@ std::vector<Dim> canonical_dims(const std::vector<Dim> &dims) {
     return out;
 }
 
+bool widen_elements(const std::vector<Dim> &dims, int64_t factor, std::vector<Dim> *wide) {
+    std::vector<Dim> out = canonical_dims(dims);
+    bool contiguous = false;
+    for (Dim &d : out) {
+        if (!contiguous && d.role == Role::kept && d.in_stride == 1 && d.out_stride == 1) {
+            if (d.extent % factor != 0) return false;
+            d.extent /= factor;
+            contiguous = true;
+            continue;
+        }
+        // Index strides count normalised indices, not elements: they stay.
+        if (d.in_stride % factor != 0 || d.out_stride % factor != 0) return false;
+        d.in_stride /= factor;
+        d.out_stride /= factor;
+    }
+    if (!contiguous) return false;
+    *wide = std::move(out);
+    return true;
+}
+
 void rewind_offsets(const Dim &d, Offsets *at) {
     const int64_t back = d.extent - 1;
     at->in -= must_mul(d.in_stride, back);

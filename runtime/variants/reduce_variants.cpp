@@ -3,6 +3,8 @@
 #include "runtime/error.h"
 #include "runtime/variants/variant_list.h"
 
+#include <vector>
+
 namespace hdml {
 
 namespace {
@@ -178,10 +180,28 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     const ReduceVariant &v = kReduceVariants[index];
     choice->variant = v.name;
     choice->shape = v.rows_as_columns ? query.shape.rows_as_columns() : query.shape;
-    if (v.aligned_twin_vector_bytes && on_vectors(choice->shape, query.in_bytes, v.aligned_twin_vector_bytes)) {
-        choice->aligned_kernel =
-            find_kernel(device, family, params_of(v).with(param::vector_bytes{v.aligned_twin_vector_bytes}));
-        if (choice->aligned_kernel) choice->aligned_bytes = v.aligned_twin_vector_bytes;
+    // The aligned twins, the widest loads first: 16-bit rows as 32-bit words
+    // (loads=words) in vectors, then words alone; other types in vectors.
+    struct Twin {
+        int32_t vector_bytes;
+        bool words;
+    };
+    std::vector<Twin> twins;
+    if (query.in_bytes == 2 && v.aligned_twin_vector_bytes) twins.push_back({v.aligned_twin_vector_bytes, true});
+    if (query.in_bytes == 2) twins.push_back({0, true});
+    if (v.aligned_twin_vector_bytes) twins.push_back({v.aligned_twin_vector_bytes, false});
+    for (const Twin &twin : twins) {
+        const int64_t bytes = twin.vector_bytes ? twin.vector_bytes : 4;
+        if (!on_vectors(choice->shape, query.in_bytes, bytes)) continue;
+        KernelParams params = params_of(v);
+        if (twin.vector_bytes) params = params.with(param::vector_bytes{twin.vector_bytes});
+        if (twin.words) params = params.with(param::loads::words);
+        if (const KernelEntry *kernel = find_kernel(device, family, params)) {
+            choice->aligned_kernel = kernel;
+            choice->aligned_bytes = bytes;
+            choice->aligned_words = twin.words ? 4 / query.in_bytes : 1;
+            break;
+        }
     }
     return S_OK;
 }
