@@ -19,13 +19,20 @@ using namespace Halide;
 enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 
 // The buffers' contract of a reducing kernel: its layout's (any strides
-// included), a vector_bytes kernel's rows, and a loads=words kernel's
-// unit-stride rows of words. `output_i_dim` as in apply_layout_contract.
+// included), a vector_bytes kernel's rows, a loads=words kernel's unit-stride
+// rows of words, and a loads=column_words kernel's unit-stride columns of
+// words (mins 0: so a thread's two columns are provably one word's).
+// `output_i_dim` as in apply_layout_contract.
 template <typename In, typename Out>
 void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, In &input, Out &output, int output_i_dim = 0) {
     apply_layout_contract(layout, input, output, output_i_dim);
     if (mapping.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(mapping, input.type()));
     if (mapping.loads == RowLoads::Words) input.dim(1).set_stride(1);
+    if (mapping.loads == RowLoads::ColumnWords) {
+        input.dim(0).set_stride(1);
+        for (int d = 0; d < 3; ++d) input.dim(d).set_min(0);
+        output.dim(output_i_dim).set_min(0);
+    }
 }
 
 // What every reducing generator does once its Funcs are defined: state the
@@ -106,10 +113,23 @@ Expr minimum(const Expr &a, const Expr &b) {
     return min(a, b);
 }
 
-// The input's type: the data's, or its words' (loads=words).
+// The elements step r of the row of output (i, o) reads: input(i, r, o)
+// itself; loads=words: that word's elements along the row; loads=column_words:
+// column i's half of word i / 2 (a thread takes both columns of a word).
+template <typename In>
+std::vector<Expr> step_elements(In &input, const ReduceMapping &mapping, Type t, const Expr &i, const Expr &r,
+                                const Expr &o) {
+    if (mapping.loads == RowLoads::ColumnWords) {
+        return {reinterpret(t, cast(UInt(t.bits()), input(i / 2, r, o) >> ((i % 2) * t.bits())))};
+    }
+    return elements_of(input(i, r, o), t, elements_per_load(mapping, t));
+}
+
+// The input's type: the data's, or its words' (loads=words, column_words).
 Type loaded_type(ElemType dtype, const ReduceMapping &mapping) {
     const Type t = halide_type_of(dtype);
-    return elements_per_load(mapping, t) > 1 ? UInt(32) : t;
+    elements_per_load(mapping, t);  // checks the type of a words kernel
+    return mapping.loads == RowLoads::Elements ? t : UInt(32);
 }
 
 class Reduce : public Generator<Reduce> {
@@ -155,7 +175,7 @@ public:
         // Defines a reduction's update over each part of the row, from the
         // elements of its step (one, or a word's).
         auto for_each_part = [&](const std::function<void(const std::vector<Expr> &xs)> &update) {
-            for (const Expr &r : row.at) update(elements_of(input(i, r, o), t, per_load));
+            for (const Expr &r : row.at) update(step_elements(input, mapping, t, i, r, o));
         };
         Func acc("acc"), peak("peak");
         std::vector<Func> reductions;
@@ -291,8 +311,7 @@ public:
         const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
         const Type t = halide_type_of(dtype);
         std::vector<Tuple> elements;
-        for (const Expr &e : elements_of(input(i, shape.exact ? at : min(at, extent - 1), o), t,
-                                         elements_per_load(mapping, t))) {
+        for (const Expr &e : step_elements(input, mapping, t, i, shape.exact ? at : min(at, extent - 1), o)) {
             const Expr x = convert.widen(e, acc_t);
             elements.emplace_back(select(is_nan_value(x), empty[0], x), select(is_nan_value(x), nan, cast(acc_t, 1)));
         }
@@ -372,7 +391,7 @@ public:
             const Expr key = order_key(x) ^ value_mask;
             return t.is_float() ? select(is_nan_value(x), all_ones(k), key) : key;
         };
-        auto value_key = [&](const Expr &r) { return key_of(input(i, r, o)); };
+        auto value_key = [&](const Expr &r) { return key_of(step_elements(input, mapping, t, i, r, o)[0]); };
         // Likewise for the index: first-among-ties wants the smallest index to win.
         const Expr index_mask = select(last_index != 0, cast<uint32_t>(0), Halide::UInt(32).max());
         auto index_key = [&](const Expr &r) { return cast<uint32_t>(r) ^ index_mask; };
@@ -387,7 +406,7 @@ public:
             Func best("best");
             best(i, o) = cast<uint64_t>(0);
             for (const Expr &r : row.at) {
-                const std::vector<Expr> xs = elements_of(input(i, r, o), t, per_load);
+                const std::vector<Expr> xs = step_elements(input, mapping, t, i, r, o);
                 Expr step_best;
                 for (int e = 0; e < per_load; ++e) {
                     const Expr packed =

@@ -21,7 +21,7 @@ namespace hdml {
 #define HDML_PARAM_COLUMNS(X) X(whole) X(warp_merge)
 #define HDML_PARAM_ROWS(X) X(lanes) X(whole)
 #define HDML_PARAM_LANE_MERGE(X) X(shuffles)
-#define HDML_PARAM_LOADS(X) X(words)
+#define HDML_PARAM_LOADS(X) X(words) X(column_words)
 #define HDML_PARAM_STAGING(X) X(shared) X(lines) X(line_walk) X(columns)
 
 #define HDML_ENUMERATOR(value) value,

@@ -87,7 +87,8 @@ HRESULT ReducingOperator::choose_kernels(Family family, const KernelParams &func
     const std::string aligned = choice_.aligned_kernel ? format(" (%s where the input is %lld-byte aligned%s)",
                                                                 choice_.aligned_kernel->name,
                                                                 (long long)choice_.aligned_bytes,
-                                                                choice_.aligned_words > 1 ? ", in 32-bit words" : "")
+                                                                choice_.words_along_columns ? ", columns in 32-bit words"
+                                                                : choice_.aligned_words > 1 ? ", in 32-bit words" : "")
                                                        : "";
     const std::string packing = pack_kernel_ ? format(" after packing by %s", pack_kernel_->name) : "";
     log_verbose(format("%s: kernel %s%s%s, variant '%s'; %s", what.c_str(), choice_.kernel->name, aligned.c_str(),
@@ -130,15 +131,18 @@ HRESULT ReducingOperator::call_kernel(const uint8_t *input, uint8_t *output) {
         const bool aligned =
             choice_.aligned_kernel && reinterpret_cast<uintptr_t>(in_at) % choice_.aligned_bytes == 0;
         const KernelEntry *kernel = aligned ? choice_.aligned_kernel : choice_.kernel;
-        // A loads=words twin reads the rows' 32-bit words: `words` elements each
-        // (the rows unit-stride, whole words: reduce_variants.cpp's on_vectors).
+        // A loads=words twin reads the rows' 32-bit words, `words` elements
+        // each (the rows unit-stride and whole words: reduce_variants.cpp's
+        // on_vectors); a loads=column_words twin the columns' (on_column_words).
         const int64_t words = aligned ? choice_.aligned_words : 1;
+        const bool column_words = aligned && choice_.words_along_columns;
+        const int64_t row_words = column_words ? 1 : words, column_pairs = column_words ? words : 1;
         const halide_type_t in_type = words > 1 ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(in.type);
         // The vector kernel asserts every stride a multiple of its lanes (reduce_variants.cpp's on_vectors).
         auto in_stride = [&](const Dim &d) { return (int32_t)(aligned && d.extent == 1 ? 0 : d.in_stride / words); };
         KernelBuffer<3> in_buf(in_at, in_type, device);
-        in_buf.set_dim(0, (int32_t)shape.i.extent, in_stride(shape.i));
-        in_buf.set_dim(1, (int32_t)(shape.r.extent / words), words > 1 ? 1 : in_stride(shape.r));
+        in_buf.set_dim(0, (int32_t)(shape.i.extent / column_pairs), column_pairs > 1 ? 1 : in_stride(shape.i));
+        in_buf.set_dim(1, (int32_t)(shape.r.extent / row_words), row_words > 1 ? 1 : in_stride(shape.r));
         in_buf.set_dim(2, (int32_t)shape.o.extent, in_stride(shape.o));
         uint8_t *out_at = output + must_mul(at.out, out_size);
         KernelCall call(device);

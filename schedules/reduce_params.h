@@ -57,15 +57,18 @@ inline const std::map<std::string, LaneMerge> &lane_merge_names() {
     return names;
 }
 
-// GPU: how a row is read. words: 16-bit elements two to a 32-bit word (the
-// kernel's input buffer is the row's words; Halide 14 reaches PTX with one
-// 16-bit load per element, even for vectors: float16 reductions ran 64-89% of
-// copy speed where float32 ran 90-100%). The runtime passes such a kernel
-// unit-stride rows of whole words at word-aligned addresses.
-enum class RowLoads { Elements, Words };
+// GPU: how the input is read. words: 16-bit elements two to a 32-bit word
+// along the row (the kernel's input buffer is the rows' words; Halide 14
+// reaches PTX with one 16-bit load per element, even for vectors: float16
+// reductions ran 64-89% of copy speed where float32 ran 90-100%);
+// column_words: two adjacent columns to a word (outer layout: a thread reads
+// both). The runtime passes such a kernel unit-stride rows (columns) of whole
+// words at word-aligned addresses.
+enum class RowLoads { Elements, Words, ColumnWords };
 
 inline const std::map<std::string, RowLoads> &row_loads_names() {
-    static const std::map<std::string, RowLoads> names = {{"elements", RowLoads::Elements}, {"words", RowLoads::Words}};
+    static const std::map<std::string, RowLoads> names = {
+        {"elements", RowLoads::Elements}, {"words", RowLoads::Words}, {"column_words", RowLoads::ColumnWords}};
     return names;
 }
 
@@ -118,12 +121,17 @@ struct ReduceMapping {
     Halide::GeneratorParam<RowLoads> loads{"loads", RowLoads::Elements, row_loads_names()};
 };
 
-// Elements per step of the row: 32 / bits for loads=words (checked: 16-bit
-// types), 1 otherwise.
+// Elements per step of the row: 2 for loads=words, 1 otherwise (checked:
+// words hold two 16-bit elements).
 inline int elements_per_load(const ReduceMapping &m, const Halide::Type &t) {
-    if (m.loads != RowLoads::Words) return 1;
-    _halide_user_assert(t.bits() == 16) << "loads=words packs 16-bit elements; " << t << " is not";
-    return 2;
+    if (m.loads == RowLoads::Elements) return 1;
+    _halide_user_assert(t.bits() == 16) << "loads=words and column_words pack 16-bit elements; " << t << " is not";
+    return m.loads == RowLoads::Words ? 2 : 1;
+}
+
+// Adjacent columns a thread reads from one word: 2 for loads=column_words.
+inline int columns_per_word(const ReduceMapping &m) {
+    return m.loads == RowLoads::ColumnWords ? 2 : 1;
 }
 
 // Whether lanes merge in shuffles (lane_merge), checked against what the

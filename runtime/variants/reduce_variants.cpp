@@ -162,6 +162,14 @@ bool on_vectors(const ReduceShape &s, int64_t element_bytes, int64_t vector_byte
     return lanes >= 2 && s.r.in_stride == 1 && s.r.extent % lanes == 0 && aligned(s.i) && aligned(s.o);
 }
 
+// Whether every pair of adjacent columns of the outer layout `s` is one
+// 32-bit word of 16-bit elements: unit-stride columns, an even count, rows
+// and planes starting on a word.
+bool on_column_words(const ReduceShape &s) {
+    auto aligned = [](const Dim &d) { return d.extent == 1 || d.in_stride % 2 == 0; };
+    return s.outer_layout && s.i.in_stride == 1 && s.i.extent % 2 == 0 && aligned(s.r) && aligned(s.o);
+}
+
 }  // namespace
 
 HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const KernelParams &function,
@@ -181,25 +189,30 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     choice->variant = v.name;
     choice->shape = v.rows_as_columns ? query.shape.rows_as_columns() : query.shape;
     // The aligned twins, the widest loads first: 16-bit rows as 32-bit words
-    // (loads=words) in vectors, then words alone; other types in vectors.
+    // (loads=words) in vectors, then words alone, then 16-bit columns in
+    // pairs (loads=column_words); other types in vectors.
     struct Twin {
         int32_t vector_bytes;
-        bool words;
+        param::loads loads;
     };
     std::vector<Twin> twins;
-    if (query.in_bytes == 2 && v.aligned_twin_vector_bytes) twins.push_back({v.aligned_twin_vector_bytes, true});
-    if (query.in_bytes == 2) twins.push_back({0, true});
-    if (v.aligned_twin_vector_bytes) twins.push_back({v.aligned_twin_vector_bytes, false});
+    if (query.in_bytes == 2) {
+        if (v.aligned_twin_vector_bytes) twins.push_back({v.aligned_twin_vector_bytes, param::loads::words});
+        twins.push_back({0, param::loads::words});
+        twins.push_back({0, param::loads::column_words});
+    }
+    if (v.aligned_twin_vector_bytes) twins.push_back({v.aligned_twin_vector_bytes, param::loads::none});
     for (const Twin &twin : twins) {
         const int64_t bytes = twin.vector_bytes ? twin.vector_bytes : 4;
-        if (!on_vectors(choice->shape, query.in_bytes, bytes)) continue;
-        KernelParams params = params_of(v);
+        const bool columns = twin.loads == param::loads::column_words;
+        if (columns ? !on_column_words(choice->shape) : !on_vectors(choice->shape, query.in_bytes, bytes)) continue;
+        KernelParams params = params_of(v).with(twin.loads);
         if (twin.vector_bytes) params = params.with(param::vector_bytes{twin.vector_bytes});
-        if (twin.words) params = params.with(param::loads::words);
         if (const KernelEntry *kernel = find_kernel(device, family, params)) {
             choice->aligned_kernel = kernel;
             choice->aligned_bytes = bytes;
-            choice->aligned_words = twin.words ? 4 / query.in_bytes : 1;
+            choice->aligned_words = twin.loads == param::loads::none ? 1 : 4 / query.in_bytes;
+            choice->words_along_columns = columns;
             break;
         }
     }

@@ -21,10 +21,12 @@ struct ReduceChoice {
     const KernelEntry *kernel = nullptr;
     // Taken instead of kernel by calls whose input address is aligned_bytes-aligned; nullptr when none.
     // It reads aligned_words elements per input element: 2 for a loads=words
-    // twin (float16 rows passed as their 32-bit words), else 1.
+    // twin (float16 rows passed as their 32-bit words) or, words_along_columns,
+    // a loads=column_words twin (pairs of adjacent columns); else 1.
     const KernelEntry *aligned_kernel = nullptr;
     int64_t aligned_bytes = 0;
     int64_t aligned_words = 1;
+    bool words_along_columns = false;
     ReduceShape shape;      // what the kernel runs: the planned shape, or its rows as columns
     std::string variant;    // the chosen list entry
     std::string passed_over;  // earlier entries and why they did not serve

@@ -17,6 +17,9 @@ struct GpuLoops {
     // Whether the lanes that share an output merge through warp shuffles
     // (merge_in_shuffles) rather than shared memory: LaneMerge.
     bool shuffles = false;
+    // Outer layout: adjacent columns a thread of the runs takes, read from one
+    // word (columns_per_word: 2 for loads=column_words).
+    int column_pair = 1;
     // The thread's x of `tile`; the thread and block of `merge_tiles`.
     Halide::Var xt{"xt"}, ot{"ot"}, ob{"ob"};
 };
@@ -34,9 +37,15 @@ inline void tile(const GpuLoops &g, Halide::Stage st, Halide::Var x, Halide::Var
 // columns of one run when there are that many columns (or few runs);
 // otherwise a warp's 32 columns of several runs (H100, [16K,16K]: 99% of copy
 // against 69% for 32 x 8 tiles).
+// Under column_pair, a thread takes that many adjacent columns (innermost,
+// unrolled), the tiles are of such groups.
 inline void column_runs(const GpuLoops &g, Halide::Func f, Halide::Var c, const Halide::Expr &runs,
                         const Halide::Expr &columns) {
-    tile(g, f.specialize(runs < 8 || columns >= g.threads), g.i, c, g.threads, 1, g.o);
+    if (g.column_pair > 1) {
+        const Halide::Var pair("pair");
+        f.split(g.i, g.i, pair, g.column_pair, Halide::TailStrategy::RoundUp).unroll(pair);
+    }
+    tile(g, f.specialize(runs < 8 || columns >= g.threads * g.column_pair), g.i, c, g.threads, 1, g.o);
     tile(g, f, g.i, c, 32, g.threads / 32, g.o);
 }
 
@@ -108,11 +117,17 @@ inline void merge_in_columns(const GpuLoops &g, Halide::Func consumer, Halide::F
 // Outer layout: a split-K thread's serial walk of its run: `f`, computed per
 // thread of `runs`, accumulates over `walk`, unrolled so that `unroll` loads
 // are in flight.
+// Under column_pair, the thread's columns are innermost at each step, so
+// their loads of one word are one load.
 inline void walk_run(const GpuLoops &g, Halide::Func runs, Halide::Func f, Halide::RVar walk, int unroll) {
     using namespace Halide;
     RVar rko("rko"), rki("rki");
     f.compute_at(runs, g.xt);
     f.update().split(walk, rko, rki, unroll, TailStrategy::GuardWithIf).unroll(rki);
+    if (g.column_pair > 1) {
+        f.unroll(g.i);
+        f.update().reorder(g.i, rki, rko).unroll(g.i);
+    }
 }
 
 // walk_run in chains (gpu_run_chains): `chains`(chain, ...) holds the
@@ -130,6 +145,11 @@ inline void walk_run_in_chains(const GpuLoops &g, Halide::Func runs, Halide::Fun
         .split(walk, rko, rki, unroll, TailStrategy::GuardWithIf)
         .unroll(chain)
         .unroll(rki);
+    if (g.column_pair > 1) {  // as in walk_run
+        for (Func stage : {f, chains}) stage.unroll(g.i);
+        f.update().unroll(g.i);
+        chains.update().reorder(g.i, chain, rki, rko).unroll(g.i);
+    }
 }
 
 }  // namespace hdml

@@ -17,7 +17,10 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceMapping &m
     // The tree's merge is not an rfactor, which merge_in_shuffles builds its levels with.
     _halide_user_assert(m.lane_merge == LaneMerge::Shared) << "LOG_SUM_EXP's tree merges lanes in shared memory only";
     RVar so("so"), si("si");
-    const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o};
+    _halide_user_assert(m.loads != RowLoads::ColumnWords ||
+                        (s.layout == Layout::Outer && m.columns == ColumnMapping::Split))
+        << "loads=column_words is built for the outer layout's split runs";
+    const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o, false, columns_per_word(m)};
     if (s.layout == Layout::Outer && m.columns == ColumnMapping::Whole) {
         // Whole columns: the output's threads reduce their columns' elements
         // (chunk_acc: a column's one chunk, which is its one stream and its
