@@ -34,7 +34,6 @@ private:
     void normalize_indices_on_host(const void *raw, std::vector<int32_t> *out) const;
     HRESULT normalize_indices_on_device(const void *raw, int32_t *out) const;
 
-    static constexpr uint32_t kWordBytes = 4;
     uint32_t axis_ = 0, index_dims_ = 0;
     uint64_t index_count_ = 1;  // elements of the normalised indices
     GatherShape shape_;

@@ -74,7 +74,6 @@ public:
     }
 
 private:
-    static constexpr uint32_t kWordBytes = 4;
     bool split_ = true;
     const KernelEntry *kernel_ = nullptr;
     // 8- and 16-bit pieces whose rows are whole words: moved as 32-bit words

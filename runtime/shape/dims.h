@@ -34,6 +34,9 @@ bool fits_kernel(const Dim &d);
 // strides chain in every tensor, up to kernel-sized extents. Dims outermost first.
 std::vector<Dim> canonical_dims(const std::vector<Dim> &dims);
 
+// The word that 8- and 16-bit data are moved (and, on CUDA, read) in.
+constexpr uint32_t kWordBytes = 4;
+
 // Data movement in words `factor` elements wide (16-bit elements moved as
 // 32-bit words: GPUs load 16-bit elements one at a time, at 57-87% of the
 // copy speed of 32-bit ones). The canonical dims of `dims` with the dim that

@@ -203,7 +203,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     }
     if (v.aligned_twin_vector_bytes) twins.push_back({v.aligned_twin_vector_bytes, param::loads::none});
     for (const Twin &twin : twins) {
-        const int64_t bytes = twin.vector_bytes ? twin.vector_bytes : 4;
+        const int64_t bytes = twin.vector_bytes ? twin.vector_bytes : kWordBytes;
         const bool columns = twin.loads == param::loads::column_words;
         if (columns ? !on_column_words(choice->shape) : !on_vectors(choice->shape, query.in_bytes, bytes)) continue;
         KernelParams params = params_of(v).with(twin.loads);
@@ -211,7 +211,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
         if (const KernelEntry *kernel = find_kernel(device, family, params)) {
             choice->aligned_kernel = kernel;
             choice->aligned_bytes = bytes;
-            choice->aligned_words = twin.loads == param::loads::none ? 1 : 4 / query.in_bytes;
+            choice->aligned_words = twin.loads == param::loads::none ? 1 : kWordBytes / query.in_bytes;
             choice->words_along_columns = columns;
             break;
         }
