@@ -140,13 +140,18 @@ foreach (rows "" rows=lanes)
     endforeach ()
 endforeach ()
 # ... and the outer layout's split runs with two adjacent columns to a word, a
-# thread reading both (loads=column_words: unit-stride columns of whole words).
-# Not LOG_SUM_EXP: its tree's chains for two columns ran 0.80x the element
-# kernel on the H100 ([16K,16K] outer 53% -> 42% of copy).
-foreach (op sum multiply min max)
-    hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=float16 layout=outer loads=column_words PLATFORMS cuda)
+# thread reading both (loads=column_words: unit-stride columns of whole words),
+# merged by a thread per column or (few columns) a warp per column. Not
+# LOG_SUM_EXP: its tree's chains for two columns ran 0.80x the element kernel
+# on the H100 ([16K,16K] outer 53% -> 42% of copy).
+foreach (merge "" columns=warp_merge)
+    foreach (op sum multiply min max)
+        hdml_kernel(FAMILY reduce GENERATOR reduce
+                    PARAMS op=${op} dtype=float16 layout=outer ${merge} loads=column_words PLATFORMS cuda)
+    endforeach ()
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 layout=outer ${merge} loads=column_words
+                PLATFORMS cuda)
 endforeach ()
-hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 layout=outer loads=column_words PLATFORMS cuda)
 # CUDA, many short rows: a few threads per row, several rows per block, one
 # kernel (RowMapping).
 hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)

@@ -25,8 +25,8 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceMapping &m, const R
     _halide_user_assert(m.rows != RowMapping::Whole) << "rows=whole is a CPU mapping";
     const bool inner = s.layout == Layout::Inner;
     const GpuChunking chunking = gpu_reduce_chunking(s.layout, s.i_extent, s.r_extent, s.o_extent, p);
-    _halide_user_assert(m.loads != RowLoads::ColumnWords || (!inner && m.columns == ColumnMapping::Split))
-        << "loads=column_words is built for the outer layout's split runs";
+    _halide_user_assert(m.loads != RowLoads::ColumnWords || (!inner && m.columns != ColumnMapping::Whole))
+        << "loads=column_words is built for the outer layout's split runs (merged by threads or warps)";
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o, merges_in_shuffles(m, target, s.layout, s.reductions),
                          columns_per_word(m)};
     if (!inner && m.columns == ColumnMapping::Whole) {

@@ -500,10 +500,12 @@ TEST_CASE("REDUCE float16 rows read in words, and the same rows off a word", "[r
         for (DML_REDUCE_FUNCTION fn : s.functions) run_random_case(fn, F16, sizes, 4, rng, strides);
     }
     // The outer layout's columns in pairs (CUDA's loads=column_words twins of
-    // the split runs, which serve more outputs than the warp merge's 8192):
-    // 8192 columns, planes on a word, take them; 8191 do not.
-    for (uint32_t columns : {8192u, 8191u}) {
-        const std::vector<uint32_t> sizes = {2, 40, columns}, strides = {40 * 8192 + 2, 8192, 1};
+    // the split runs): 8192 columns (more outputs than the warp merge's 8192:
+    // merged a thread per column), planes on a word, take them, 8191 do not;
+    // 64 columns of 1000 rows (merged a warp per column) take them too.
+    for (uint32_t columns : {8192u, 8191u, 64u}) {
+        const uint32_t rows = columns == 64 ? 1000 : 40, row_stride = columns == 64 ? 64 : 8192;
+        const std::vector<uint32_t> sizes = {2, rows, columns}, strides = {rows * row_stride + 2, row_stride, 1};
         for (DML_REDUCE_FUNCTION fn : every) run_random_case(fn, F16, sizes, 2, rng, strides);
     }
 }

@@ -18,8 +18,8 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceMapping &m
     _halide_user_assert(m.lane_merge == LaneMerge::Shared) << "LOG_SUM_EXP's tree merges lanes in shared memory only";
     RVar so("so"), si("si");
     _halide_user_assert(m.loads != RowLoads::ColumnWords ||
-                        (s.layout == Layout::Outer && m.columns == ColumnMapping::Split))
-        << "loads=column_words is built for the outer layout's split runs";
+                        (s.layout == Layout::Outer && m.columns != ColumnMapping::Whole))
+        << "loads=column_words is built for the outer layout's split runs (merged by threads or warps)";
     const GpuLoops loops{s.layout, p.gpu_threads, s.i, s.o, false, columns_per_word(m)};
     if (s.layout == Layout::Outer && m.columns == ColumnMapping::Whole) {
         // Whole columns: the output's threads reduce their columns' elements
