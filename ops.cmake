@@ -211,7 +211,7 @@ endforeach ()
 foreach (op sum product)
     foreach (dtype float32 float16 int32 uint32 int64 uint64)
         hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=inner staging=shared PLATFORMS cuda)
-        foreach (max_line 4 8 16 32)
+        foreach (max_line 4 8 16 32 64)
             hdml_kernel(FAMILY scan GENERATOR scan
                         PARAMS op=${op} dtype=${dtype} layout=inner staging=lines max_line=${max_line} PLATFORMS cuda)
         endforeach ()

@@ -46,6 +46,19 @@ inline int scan_staged_chunks(const ScanTuning &p, const Halide::Type &type) {
     return type.bits() > 32 ? p.gpu_threads / 2 : (int)p.gpu_threads;
 }
 
+// Lines per block of the lines kernel (staging=lines): the staged kernel's
+// chunks, halved until the block's two staged buffers (its lines' input and
+// their scans, max_line + 1 running totals a line: float32 for float16 data)
+// fit the 48 KiB of static shared memory, as in max_line 64's kernel (64 lines
+// a block, 32 of 64-bit types).
+inline int scan_lines_per_block(const ScanTuning &p, const Halide::Type &type, int max_line) {
+    constexpr int kStaticSharedBytes = 48 * 1024;
+    const int total_bytes = std::max(type.bytes(), 4);
+    int lines = scan_staged_chunks(p, type);
+    while (lines > 32 && 2 * lines * (max_line + 1) * total_bytes > kStaticSharedBytes) lines /= 2;
+    return lines;
+}
+
 // Chunks per segment, the unit the carries are taken over: the staged kernel's
 // block (staging=shared), the line walk's step; one chunk elsewhere.
 inline int scan_segment_chunks(ScanStaging staging, const ScanTuning &p, const Halide::Type &type) {

@@ -196,6 +196,9 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
     CHECK(cumsum(r, F16, {4, 8}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline8_cuda");
     CHECK(cumsum(r, F16, {4, 9}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline16_cuda");
     CHECK(cumsum(r, F16, {4, 32}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline32_cuda");
+    CHECK(cumsum(r, F16, {4, 33}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline64_cuda");
+    CHECK(cumsum(r, F32, {4, 64}, 1) == "hdml_scan_float32_inner_sum_staging_lines_maxline64_cuda");
+    CHECK(cumsum(r, F32, {4, 65}, 1) == "hdml_scan_float32_inner_sum_cuda");
     CHECK(cumsum(r, F16, {4, 100}, 1) == "hdml_scan_float16_inner_sum_cuda");
     CHECK(cumsum(r, F16, {100, 4}, 0) == "hdml_scan_float16_outer_sum_cuda");
     CHECK(gather(r, F32) == "hdml_normalize_indices_int32_cuda hdml_gather_uint32_cuda");

@@ -82,6 +82,8 @@ const ScanVariant kScanVariants[] = {
      lines<16>},
     {"staging=lines max_line=32", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{32}), false,
      lines<32>},
+    {"staging=lines max_line=64", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{64}), false,
+     lines<64>},
     // Every shape: the chunked scan of the shape's layout.
     {"plain", kOnAll, P{}, false, serves_all<ScanQuery>},
 };

@@ -1,6 +1,6 @@
 // GPU mapping, inner layout, short lines (staging=lines; the kernel requires
 // a line of at most max_line elements): one kernel, no carries. A block takes
-// scan_staged_chunks whole lines; their input is staged in shared memory
+// scan_lines_per_block whole lines; their input is staged in shared memory
 // (coalesced), a thread per line scans it in registers, and the scanned lines
 // go back through shared memory to coalesced stores. Staging reads max_line + 1
 // elements per line, so the runtime takes the smallest max_line that holds the line.
@@ -20,7 +20,7 @@ inline void schedule_scan_lines(ScanStages &s, const ScanTuning &p, const Halide
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner && target.has_feature(Target::CUDA))
         << "scan staging=lines is a CUDA kernel of the inner layout";
-    const int threads = scan_staged_chunks(p, s.type), chunk = s.gpu_chunk;
+    const int chunk = s.gpu_chunk, threads = scan_lines_per_block(p, s.type, chunk);
     // The output: the block's lines, a thread per element of a chunk; each
     // thread stores `chunk` elements, unrolled by up to 8 but never by more than
     // chunk (a longer unroll would step past the block's lines).
