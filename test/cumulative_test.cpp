@@ -231,7 +231,8 @@ TEST_CASE("cumulative ops on long inner lines, every type", "[scan][random]") {
 // exclusivity: on CUDA these take the lines kernels (staging=lines, whole lines
 // staged through shared memory, max_line 4, 8, 16, 32 and 64: ops.cmake): lines
 // at and just past each max_line, over several blocks of lines with a partial
-// last one (128 lines a block, 64 for 64-bit types); 65 takes the chunked scan.
+// last one (128 lines a block, 64 for 64-bit types; max_line 64: 64 and 32);
+// 65 takes the chunked scan.
 TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 4);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
