@@ -216,6 +216,12 @@ foreach (op sum product)
                         PARAMS op=${op} dtype=${dtype} layout=inner staging=lines max_line=${max_line} PLATFORMS cuda)
         endforeach ()
     endforeach ()
+    # Lines of up to 128, 32-bit totals only: a block of 32 lines stages 33 KiB
+    # (64-bit totals would need blocks of 16 lines).
+    foreach (dtype float32 float16 int32 uint32)
+        hdml_kernel(FAMILY scan GENERATOR scan
+                    PARAMS op=${op} dtype=${dtype} layout=inner staging=lines max_line=128 PLATFORMS cuda)
+    endforeach ()
 endforeach ()
 # The CUDA walks, one pass over the input from memory: a block per line walks
 # along the innermost axis (many long lines), a block per 32 columns down an

@@ -229,17 +229,18 @@ TEST_CASE("cumulative ops on long inner lines, every type", "[scan][random]") {
 
 // Short lines along the innermost axis, every type, direction and
 // exclusivity: on CUDA these take the lines kernels (staging=lines, whole lines
-// staged through shared memory, max_line 4, 8, 16, 32 and 64: ops.cmake): lines
-// at and just past each max_line, over several blocks of lines with a partial
-// last one (128 lines a block, 64 for 64-bit types; max_line 64: 64 and 32);
-// 65 takes the chunked scan.
+// staged through shared memory, max_line 4, 8, 16, 32, 64 and, for 32-bit
+// totals, 128: ops.cmake): lines at and just past each max_line, over several
+// blocks of lines with a partial last one (128 lines a block, 64 for 64-bit
+// types; max_line 64: 64 and 32; max_line 128: 32); 129 (65 for 64-bit types)
+// takes the chunked scan.
 TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 4);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
                                            DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32,
                                            DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64}) {
-            for (uint32_t line : {1u, 3u, 4u, 5u, 8u, 9u, 16u, 17u, 32u, 33u, 64u, 65u}) {
+            for (uint32_t line : {1u, 3u, 4u, 5u, 8u, 9u, 16u, 17u, 32u, 33u, 64u, 65u, 128u, 129u}) {
                 const int variant = (int)(rng() % 4);
                 check_random_case(type, dtype, {300, line}, 1, variant & 1, variant & 2, rng);
             }

@@ -189,7 +189,9 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
           "hdml_reduce_float16_outer_sum_cols_warp_merge_cuda hdml_reduce_float16_outer_sum_cols_warp_merge_column_words_cuda");
     // Scans: the walks (with the kernel in-place exclusive scans take), the
     // staged and whole-line kernels, the chunked one.
-    CHECK(cumsum(r, F32, {512, 128}, 1) == "hdml_scan_float32_inner_sum_staging_line_walk_cuda hdml_scan_float32_inner_sum_cuda");
+    CHECK(cumsum(r, F32, {512, 129}, 1) == "hdml_scan_float32_inner_sum_staging_line_walk_cuda hdml_scan_float32_inner_sum_cuda");
+    CHECK(cumsum(r, F32, {512, 128}, 1) == "hdml_scan_float32_inner_sum_staging_lines_maxline128_cuda");
+    CHECK(cumsum(r, I64, {512, 128}, 1) == "hdml_scan_int64_inner_sum_staging_line_walk_cuda hdml_scan_int64_inner_sum_cuda");
     CHECK(cumsum(r, F32, {64, 2048}, 0) == "hdml_scan_float32_outer_sum_staging_columns_cuda hdml_scan_float32_outer_sum_cuda");
     CHECK(cumsum(r, F16, {4, 4096}, 1) == "hdml_scan_float16_inner_sum_staging_shared_cuda");
     CHECK(cumsum(r, F16, {4, 3}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline4_cuda");
@@ -198,8 +200,10 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
     CHECK(cumsum(r, F16, {4, 32}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline32_cuda");
     CHECK(cumsum(r, F16, {4, 33}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline64_cuda");
     CHECK(cumsum(r, F32, {4, 64}, 1) == "hdml_scan_float32_inner_sum_staging_lines_maxline64_cuda");
-    CHECK(cumsum(r, F32, {4, 65}, 1) == "hdml_scan_float32_inner_sum_cuda");
-    CHECK(cumsum(r, F16, {4, 100}, 1) == "hdml_scan_float16_inner_sum_cuda");
+    CHECK(cumsum(r, F32, {4, 65}, 1) == "hdml_scan_float32_inner_sum_staging_lines_maxline128_cuda");
+    CHECK(cumsum(r, F16, {4, 128}, 1) == "hdml_scan_float16_inner_sum_staging_lines_maxline128_cuda");
+    CHECK(cumsum(r, I64, {4, 65}, 1) == "hdml_scan_int64_inner_sum_cuda");  // no 128 kernel for 64-bit totals
+    CHECK(cumsum(r, F16, {4, 129}, 1) == "hdml_scan_float16_inner_sum_cuda");
     CHECK(cumsum(r, F16, {100, 4}, 0) == "hdml_scan_float16_outer_sum_cuda");
     CHECK(gather(r, F32) == "hdml_normalize_indices_int32_cuda hdml_gather_uint32_cuda");
     CHECK(gather(r, F16) == "hdml_normalize_indices_int32_cuda hdml_gather_uint16_cuda hdml_gather_uint32_cuda");

@@ -70,12 +70,9 @@ std::string lines(const ScanQuery &q) {
 }
 
 const ScanVariant kScanVariants[] = {
-    // CUDA walks, one pass over the input: a block per long inner line, a block per 32 outer columns.
-    {"staging=line_walk", kOnCuda, P{}.with(param::staging::line_walk), true, line_walk},
-    {"staging=columns", kOnCuda, P{}.with(param::staging::columns), true, column_walk},
-    // CUDA, inner axis: long lines in shared-memory segments; short ones whole,
-    // in the smallest kernel that holds them.
-    {"staging=shared", kOnCuda, P{}.with(param::staging::shared), false, staged},
+    // CUDA, inner axis, short lines whole, in the smallest kernel that holds
+    // them; first, as a lines kernel beats the line walk on lines it holds
+    // (H100, 2M float32 lines of 128: 1.11 ms against the walk's 3.72).
     {"staging=lines max_line=4", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{4}), false, lines<4>},
     {"staging=lines max_line=8", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{8}), false, lines<8>},
     {"staging=lines max_line=16", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{16}), false,
@@ -84,6 +81,13 @@ const ScanVariant kScanVariants[] = {
      lines<32>},
     {"staging=lines max_line=64", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{64}), false,
      lines<64>},
+    {"staging=lines max_line=128", kOnCuda, P{}.with(param::staging::lines).with(param::max_line{128}), false,
+     lines<128>},
+    // CUDA walks, one pass over the input: a block per long inner line, a block per 32 outer columns.
+    {"staging=line_walk", kOnCuda, P{}.with(param::staging::line_walk), true, line_walk},
+    {"staging=columns", kOnCuda, P{}.with(param::staging::columns), true, column_walk},
+    // CUDA, inner axis: long lines in shared-memory segments.
+    {"staging=shared", kOnCuda, P{}.with(param::staging::shared), false, staged},
     // Every shape: the chunked scan of the shape's layout.
     {"plain", kOnAll, P{}, false, serves_all<ScanQuery>},
 };
