@@ -50,12 +50,16 @@ inline int scan_staged_chunks(const ScanTuning &p, const Halide::Type &type) {
 // chunks, halved until the block's two staged buffers (its lines' input and
 // their scans, max_line + 1 running totals a line: float32 for float16 data)
 // fit the 48 KiB of static shared memory, as in max_line 64's kernel (64 lines
-// a block, 32 of 64-bit types).
+// a block, 32 of 64-bit types), but never below a warp of lines.
 inline int scan_lines_per_block(const ScanTuning &p, const Halide::Type &type, int max_line) {
-    constexpr int kStaticSharedBytes = 48 * 1024;
+    constexpr int kStaticSharedBytes = 48 * 1024, kWarp = 32;
     const int total_bytes = std::max(type.bytes(), 4);
+    const auto staged_bytes = [&](int lines) { return 2 * lines * (max_line + 1) * total_bytes; };
     int lines = scan_staged_chunks(p, type);
-    while (lines > 32 && 2 * lines * (max_line + 1) * total_bytes > kStaticSharedBytes) lines /= 2;
+    while (lines > kWarp && staged_bytes(lines) > kStaticSharedBytes) lines /= 2;
+    _halide_user_assert(staged_bytes(lines) <= kStaticSharedBytes)
+        << "scan staging=lines: a block of " << lines << " lines of max_line " << max_line << " stages "
+        << staged_bytes(lines) << " bytes, over the 48 KiB of static shared memory";
     return lines;
 }
 
