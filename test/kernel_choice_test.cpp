@@ -187,8 +187,9 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
     CHECK(reduce(r, SUM, F16, {64, 100001}, {0}) == "hdml_reduce_float16_outer_sum_cuda");
     CHECK(reduce(r, SUM, F16, {100000, 64}, {0}) ==
           "hdml_reduce_float16_outer_sum_cols_warp_merge_cuda hdml_reduce_float16_outer_sum_cols_warp_merge_column_words_cuda");
-    // Scans: the walks (with the kernel in-place exclusive scans take), the
-    // staged and whole-line kernels, the chunked one.
+    // Scans: the whole-line kernels (before the walks, on lines they hold), the
+    // walks (with the kernel in-place exclusive scans take), the staged kernel,
+    // the chunked one.
     CHECK(cumsum(r, F32, {512, 129}, 1) == "hdml_scan_float32_inner_sum_staging_line_walk_cuda hdml_scan_float32_inner_sum_cuda");
     CHECK(cumsum(r, F32, {512, 128}, 1) == "hdml_scan_float32_inner_sum_staging_lines_maxline128_cuda");
     CHECK(cumsum(r, I64, {512, 128}, 1) == "hdml_scan_int64_inner_sum_staging_line_walk_cuda hdml_scan_int64_inner_sum_cuda");
