@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <map>
+#include <sstream>
+#include <string>
 #include <tuple>
 
 using namespace hdml_test;
@@ -97,47 +99,60 @@ void fill_random(TestTensor &t, DML_REDUCE_FUNCTION fn, std::mt19937 &rng) {
     });
 }
 
+// A value with the digits a float32 result needs.
+std::string shown(double v) {
+    std::ostringstream text;
+    text.precision(9);
+    text << v;
+    return text.str();
+}
+
 // Compares every output element with the reference and checks that the
-// output's padding bytes were not written.
+// output's padding bytes were not written. Each comparison is plain C++ and
+// only a mismatch makes a Catch2 assertion (with its message): building a
+// message per element made up most of this suite's time (minutes under qemu).
 void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, const std::string &label) {
     const bool arg = c.fn == DML_REDUCE_FUNCTION_ARGMAX || c.fn == DML_REDUCE_FUNCTION_ARGMIN;
+    const uint32_t out_bytes = bytes_of(c.out.type);
     std::vector<bool> is_element(c.out.storage.size(), false);
     c.out.for_each_index([&](const std::vector<uint32_t> &index) {
         const uint64_t off = c.out.offset(index);
-        for (uint32_t b = 0; b < bytes_of(c.out.type); ++b) is_element[off * bytes_of(c.out.type) + b] = true;
+        for (uint32_t b = 0; b < out_bytes; ++b) is_element[off * out_bytes + b] = true;
         const RefValue ref = reference_reduce(c.in, mask, index, c.fn);
-        INFO(label << " at output " << shape_string(index));
+        const auto mismatch = [&](double got, const std::string &expected) {
+            FAIL(label << " at output " << shape_string(index) << ": got " << shown(got) << ", expected " << expected);
+        };
         if (arg || !is_float(c.out.type)) {
-            const uint32_t bits = bytes_of(c.out.type) * 8;
+            const uint32_t bits = out_bytes * 8;
             const uint64_t got = c.out.bits_at(off) & (bits == 64 ? ~0ull : (1ull << bits) - 1);
-            REQUIRE(got == ref.bits);
+            if (got != ref.bits) mismatch((double)got, "the bits " + std::to_string(ref.bits));
+            return;
+        }
+        const double got = c.out.float_at(off);
+        // The result as the output type can hold it (float16 overflows to inf).
+        const double rounded = c.out.type == F16 ? half_to_float(float_to_half((float)ref.value)) : (float)ref.value;
+        const double largest = c.out.type == F16 ? 65504.0 : 3.4e38;
+        if (std::isinf(rounded) && !std::isinf(ref.value) && std::isfinite(got)) {
+            if (std::fabs(got) < largest) mismatch(got, "an overflow to at least " + shown(largest));
+        } else if (std::isnan(ref.value)) {
+            if (!std::isnan(got)) mismatch(got, "NaN");
+        } else if (std::isinf(rounded)) {
+            if (got != rounded) mismatch(got, shown(rounded));
         } else {
-            const double got = c.out.float_at(off);
-            // The result as the output type can hold it (float16 overflows to inf).
-            const double rounded = c.out.type == F16 ? half_to_float(float_to_half((float)ref.value)) : (float)ref.value;
-            if (std::isinf(rounded) && !std::isinf(ref.value) && std::isfinite(got)) {
-                REQUIRE(std::fabs(got) >= (c.out.type == F16 ? 65504.0 : 3.4e38));
-            } else if (std::isnan(ref.value)) {
-                REQUIRE(std::isnan(got));
-            } else if (std::isinf(rounded)) {
-                REQUIRE(got == rounded);
-            } else {
-                // float32 accumulation error grows with the adds each partial
-                // sum performs (about count/lanes + lanes); float16 outputs add
-                // one rounding to 11 bits.
-                const double accumulation = 6e-8 * (double)(ref.count / 8 + 64);
-                const double rounding = c.out.type == F16 ? 1e-3 : 0.0;
-                const double tol = accumulation * (ref.scale + std::fabs(ref.value)) + rounding * std::fabs(ref.value) +
-                                   (c.out.type == F16 ? 1e-4 : 1e-30);
-                INFO("got " << got << " expected " << ref.value << " tolerance " << tol);
-                REQUIRE(std::fabs(got - ref.value) <= tol);
-            }
+            // float32 accumulation error grows with the adds each partial
+            // sum performs (about count/lanes + lanes); float16 outputs add
+            // one rounding to 11 bits.
+            const double accumulation = 6e-8 * (double)(ref.count / 8 + 64);
+            const double rounding = c.out.type == F16 ? 1e-3 : 0.0;
+            const double tol = accumulation * (ref.scale + std::fabs(ref.value)) + rounding * std::fabs(ref.value) +
+                               (c.out.type == F16 ? 1e-4 : 1e-30);
+            // (Written so that a NaN result fails.)
+            if (!(std::fabs(got - ref.value) <= tol)) mismatch(got, shown(ref.value) + " within " + shown(tol));
         }
     });
     for (size_t b = 0; b < c.out.storage.size(); ++b) {
-        if (!is_element[b]) {
-            INFO(label << ": byte " << b << " of the output is padding and must not be written");
-            REQUIRE(c.out.storage[b] == out_before.storage[b]);
+        if (!is_element[b] && c.out.storage[b] != out_before.storage[b]) {
+            FAIL(label << ": byte " << b << " of the output is padding and must not be written");
         }
     }
 }
