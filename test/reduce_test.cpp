@@ -119,13 +119,13 @@ void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, cons
         const uint64_t off = c.out.offset(index);
         for (uint32_t b = 0; b < out_bytes; ++b) is_element[off * out_bytes + b] = true;
         const RefValue ref = reference_reduce(c.in, mask, index, c.fn);
-        const auto mismatch = [&](double got, const std::string &expected) {
-            FAIL(label << " at output " << shape_string(index) << ": got " << shown(got) << ", expected " << expected);
+        const auto mismatch = [&](const std::string &got, const std::string &expected) {
+            FAIL(label << " at output " << shape_string(index) << ": got " << got << ", expected " << expected);
         };
         if (arg || !is_float(c.out.type)) {
             const uint32_t bits = out_bytes * 8;
             const uint64_t got = c.out.bits_at(off) & (bits == 64 ? ~0ull : (1ull << bits) - 1);
-            if (got != ref.bits) mismatch((double)got, "the bits " + std::to_string(ref.bits));
+            if (got != ref.bits) mismatch(std::to_string(got), std::to_string(ref.bits));
             return;
         }
         const double got = c.out.float_at(off);
@@ -133,11 +133,11 @@ void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, cons
         const double rounded = c.out.type == F16 ? half_to_float(float_to_half((float)ref.value)) : (float)ref.value;
         const double largest = c.out.type == F16 ? 65504.0 : 3.4e38;
         if (std::isinf(rounded) && !std::isinf(ref.value) && std::isfinite(got)) {
-            if (std::fabs(got) < largest) mismatch(got, "an overflow to at least " + shown(largest));
+            if (std::fabs(got) < largest) mismatch(shown(got), "an overflow to at least " + shown(largest));
         } else if (std::isnan(ref.value)) {
-            if (!std::isnan(got)) mismatch(got, "NaN");
+            if (!std::isnan(got)) mismatch(shown(got), "NaN");
         } else if (std::isinf(rounded)) {
-            if (got != rounded) mismatch(got, shown(rounded));
+            if (got != rounded) mismatch(shown(got), shown(rounded));
         } else {
             // float32 accumulation error grows with the adds each partial
             // sum performs (about count/lanes + lanes); float16 outputs add
@@ -147,7 +147,7 @@ void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, cons
             const double tol = accumulation * (ref.scale + std::fabs(ref.value)) + rounding * std::fabs(ref.value) +
                                (c.out.type == F16 ? 1e-4 : 1e-30);
             // (Written so that a NaN result fails.)
-            if (!(std::fabs(got - ref.value) <= tol)) mismatch(got, shown(ref.value) + " within " + shown(tol));
+            if (!(std::fabs(got - ref.value) <= tol)) mismatch(shown(got), shown(ref.value) + " within " + shown(tol));
         }
     });
     for (size_t b = 0; b < c.out.storage.size(); ++b) {
