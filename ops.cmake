@@ -223,6 +223,14 @@ foreach (op sum product)
                     PARAMS op=${op} dtype=${dtype} layout=inner staging=lines max_line=128 PLATFORMS cuda)
     endforeach ()
 endforeach ()
+# CPUs, outer axis over many columns: a task per block of columns walks down
+# every row, one pass over the input (the chunked scan reads it twice); own-width
+# types only, as on CUDA.
+foreach (op sum product)
+    foreach (dtype float32 int32 uint32 int64 uint64)
+        hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=outer staging=columns PLATFORMS x86 arm)
+    endforeach ()
+endforeach ()
 # The CUDA walks, one pass over the input from memory: a block per line walks
 # along the innermost axis (many long lines), a block per 32 columns down an
 # outer axis (many columns). For the types that accumulate in their own width

@@ -21,6 +21,13 @@ inline int scan_gpu_chunk(ScanStaging staging, int max_line, const ScanTuning &p
     return max_line;
 }
 
+// CPU inner layout: elements per vector of a line (scan_vector_lanes), the
+// target's natural vector of the running totals' type; each vector scans its
+// lanes in log2 of it in-register steps.
+inline int scan_vector_lanes(const Halide::Type &total_type, const Halide::Target &target) {
+    return target.natural_vector_size(total_type);
+}
+
 // Whether lines are cut into chunks. CPU: the outer layout, by chunk_rows; the
 // inner layout keeps a line whole (its lines are the parallel work). GPU: both
 // layouts, in chunks a thread scans in registers, but for the lines kernel,

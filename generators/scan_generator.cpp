@@ -13,11 +13,13 @@
 // staged kernel's block, instead of per chunk: phase 1 totals segments, phase 2
 // walks 1/segment as many totals, and phase 3 finds a chunk's carry inside its
 // segment from the segment's own chunk scans (a prefix in log2(segment) steps).
-// The CPU inner layout keeps a line in one chunk: its lines are the independent
-// work; so does CUDA's lines kernel (staging=lines), for lines of at most
-// max_line elements. CUDA's walks go down each column (staging=columns, outer
-// layout: define_column_walk) or along each line (staging=line_walk, inner
-// layout: define_line_walk) in one kernel, carrying from what they stored last.
+// The CPU inner layout keeps a line whole (its lines are the parallel work)
+// and scans it in vectors (define_vector_scan); CUDA's lines kernel
+// (staging=lines) keeps lines of at most max_line elements in one chunk.
+// CUDA's walks go down each column (staging=columns, outer layout:
+// define_column_walk) or along each line (staging=line_walk, inner layout:
+// define_line_walk) in one kernel, carrying from what they stored last; the
+// CPUs' walk goes down the columns row by row (staging=columns: define_row_walk).
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
 // output is written, and reads no other chunk: so the output may alias the input
@@ -135,6 +137,12 @@ public:
         scan(i, 0, c, o) = select(exclusive == 0, scan(i, 0, c, o), identity);
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), tile(i, step - 1, c, o)));
+        if (staging == ScanStaging::Columns && !get_target().has_gpu_feature()) {
+            RowWalk walk = define_row_walk(i, r, o, identity, combine);
+            apply_scan_contract();
+            schedule_row_walk_cpu(walk, tuning, get_target());
+            return;
+        }
         if (staging == ScanStaging::Columns) {
             ColumnWalk walk = define_column_walk(x, chunk_total, scan, in_chunk, step, i, r, o, k, c, gpu_chunk,
                                                  identity, combine);
@@ -177,8 +185,11 @@ public:
         const Expr result =
             chunked ? combine(chunk_carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         RDom walk;
+        VectorScan vector_scan;
         if (staging == ScanStaging::LineWalk) {
             walk = define_line_walk(x, scan, prefix_steps.back(), i, r, o, chunk, segment, identity, combine);
+        } else if (layout == Layout::Inner && !get_target().has_gpu_feature()) {
+            vector_scan = define_vector_scan(x, i, r, o, identity, combine);
         } else {
             output(i, r, o) = convert.narrow(result, t);
         }
@@ -198,6 +209,7 @@ public:
                           extent,      groups,      dense,        exclusive == 0, layout,    staging,
                           t,           gpu_chunk};
         if (walk.defined()) stages.walk_pass = walk.x, stages.walk_lane = walk.y, stages.walk_segment = walk.z;
+        stages.vector = vector_scan;
         schedule_scan(stages, tuning, get_target());
     }
 
@@ -226,6 +238,44 @@ private:
         return select(start == 0, identity,
                       combine(convert.widen(output(i, before, o), identity.type()),
                               select(exclusive == 0, identity, x(i, before, o))));
+    }
+
+    // CPU, inner layout: a line in vectors of `lanes` elements (the long
+    // serial chain of one add per element was the limit). A vector's own
+    // inclusive scan takes log2(lanes) steps, each combining every lane with
+    // the lane `reach` before it (in-register shifts, once vectorised); the
+    // carry into each vector is a serial pass over the vectors' last lanes (one
+    // combine per vector) and joins each running total last. An exclusive scan
+    // scans the line shifted by one element, the identity first. A line's
+    // output is written after its input is read (in place is safe); lanes past
+    // the line's end read clamped input and are never stored.
+    template <typename Combine>
+    VectorScan define_vector_scan(Func x, Var i, Var r, Var o, const Expr &identity, Combine combine) {
+        VectorScan s;
+        const int lanes = s.lanes = scan_vector_lanes(identity.type(), get_target());
+        const Expr extent = input.dim(1).extent();
+        const Var lane = s.lane = Var("lane"), vec = s.vec = Var("vec");
+        const Expr element = vec * lanes + lane;
+        Func step("vector_input");
+        step(i, lane, vec, o) =
+            select(exclusive == 0, x(i, element, o), select(element == 0, identity, x(i, element - 1, o)));
+        s.steps = {step};
+        for (int reach = 1; reach < lanes; reach *= 2) {
+            const Func before = s.steps.back();
+            step = Func("vector_scan_" + std::to_string(reach));
+            step(i, lane, vec, o) =
+                combine(select(lane >= reach, before(i, max(lane - reach, 0), vec, o), identity), before(i, lane, vec, o));
+            s.steps.push_back(step);
+        }
+        const Func prefix = s.steps.back();
+        s.later = RDom(1, (extent + lanes - 1) / lanes - 1, "later_vector");
+        const RVar later = s.later.x;
+        s.carry = Func("vector_carry");
+        s.carry(i, vec, o) = identity;
+        s.carry(i, later, o) = combine(s.carry(i, later - 1, o), prefix(i, lanes - 1, later - 1, o));
+        output(i, r, o) = conversions().narrow(combine(s.carry(i, r / lanes, o), prefix(i, r % lanes, r / lanes, o)),
+                                               output.type());
+        return s;
     }
 
     // staging=line_walk (CUDA, inner layout, many long lines): the input is
@@ -259,6 +309,31 @@ private:
         // (The min only bounds the rows past the end, which `where` skips.)
         output(i, min(row, extent - 1), o) = convert.narrow(combine(combine(carry, in_segment_carry(i, nth, n, o)), in_chunk), t);
         return walk;
+    }
+
+    // staging=columns on CPUs (outer layout, many columns): one pass down the
+    // line, each row combined with the output row before it (vectors across
+    // the columns; the chunked scan reads the input twice). As for the CUDA
+    // walk, only types that accumulate in their own width; an exclusive scan
+    // reads the input row before, which in place is already overwritten: there
+    // the runtime takes the chunked kernel.
+    template <typename Combine>
+    RowWalk define_row_walk(Var i, Var r, Var o, const Expr &identity, Combine combine) {
+        const Type t = output.type(), acc_t = identity.type();
+        _halide_user_assert(layout == Layout::Outer && t.bits() == acc_t.bits())
+            << "scan staging=columns walks the columns of the outer layout, "
+               "in types that accumulate in their own width";
+        const Conversions convert = conversions();
+        // Every read is inside the buffer: no clamp (clamped, the column vectors were gathers).
+        Func x("unclamped");
+        x(i, r, o) = convert.widen(input(i, r, o), acc_t);
+        RDom row(1, input.dim(1).extent() - 1, "row");
+        output(i, r, o) = undef(t);
+        output(i, 0, o) = convert.narrow(select(exclusive == 0, x(i, 0, o), identity), t);
+        output(i, row, o) = convert.narrow(combine(convert.widen(output(i, row - 1, o), acc_t),
+                                                   select(exclusive == 0, x(i, row, o), x(i, row - 1, o))),
+                                           t);
+        return RowWalk{output, i, o, row.x, exclusive == 0, input.dim(0).stride() == 1 && output.dim(0).stride() == 1};
     }
 
     // staging=columns (CUDA, outer layout, many columns): the input is read

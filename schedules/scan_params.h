@@ -21,7 +21,8 @@ namespace hdml {
 // Outer layout:
 //  - none: the chunked scan, a thread per (column, chunk);
 //  - columns: a block per 32 columns walks down them, tile after tile of
-//    chunks, in one kernel (many columns).
+//    chunks, in one kernel (many columns). On CPUs (the one staging they
+//    build): a task per walk_columns columns walks down them, row after row.
 enum class ScanStaging { None, Shared, Lines, LineWalk, Columns };
 
 inline const std::map<std::string, ScanStaging> &scan_staging_names() {
@@ -44,6 +45,9 @@ struct ScanTuning {
     // Inner layout: input bytes per parallel task (whole blocks of lines), so
     // short lines do not make a task of a few hundred bytes.
     Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
+    // CPU, staging=columns: columns per task of the row walk (the tasks walk
+    // every row of their columns; a row of each is one contiguous run).
+    Halide::GeneratorParam<int> walk_columns{"walk_columns", 128};
     // GPU: threads per block; rows per chunk (a thread scans a chunk in registers).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
     Halide::GeneratorParam<int> gpu_chunk{"gpu_chunk", 32};

@@ -1,5 +1,6 @@
-// The Funcs the scan generator hands its schedules: the blocked scan
-// (ScanStages) and CUDA's column walk (ColumnWalk).
+// The Funcs the scan generator hands its schedules: the blocked scan and the
+// CPUs' vector scan (ScanStages), CUDA's column walk (ColumnWalk) and the CPUs'
+// row walk (RowWalk).
 #pragma once
 
 #include "Halide.h"
@@ -9,6 +10,18 @@
 #include <vector>
 
 namespace hdml {
+
+// CPU inner layout (Scan::define_vector_scan): a line in vectors of `lanes`
+// elements.
+struct VectorScan {
+    int lanes = 0;
+    // (i, lane, vec, o): each vector's own scan after 1, 2, 4, .. steps (the
+    // first: its input), the last its inclusive scan.
+    std::vector<Halide::Func> steps;
+    Halide::Func carry;  // (i, vec, o): the total before vector vec, over `later`
+    Halide::Var lane, vec;
+    Halide::RDom later;
+};
 
 struct ScanStages {
     Halide::Func output;       // (i, r, o)
@@ -37,6 +50,7 @@ struct ScanStages {
     ScanStaging staging;
     Halide::Type type;
     int gpu_chunk;  // GPU: rows per chunk (scan_gpu_chunk)
+    VectorScan vector;  // CPU inner layout
     // staging=line_walk: the output's reduction, element pass * segment chunks
     // + lane of segment walk_segment.
     Halide::RVar walk_pass{}, walk_lane{}, walk_segment{};
@@ -52,6 +66,15 @@ struct ColumnWalk {
     Halide::RVar in_chunk, step;           // chunk_total's and scan's reductions
     int chunk;                             // rows per chunk
     Halide::Expr inclusive;
+};
+
+// The CPU row walk's stages (staging=columns on CPUs; see Scan::define_row_walk).
+struct RowWalk {
+    Halide::Func output;  // (i, r, o): undef, update 0 the first row, update 1 the rows after it
+    Halide::Var i, o;
+    Halide::RVar row;
+    Halide::Expr inclusive;
+    Halide::Expr dense;  // the columns (i) unit-stride in input and output
 };
 
 }  // namespace hdml

@@ -107,7 +107,8 @@ const auto I8 = DML_TENSOR_DATA_TYPE_INT8;
 
 }  // namespace
 
-TEST_CASE("CPU devices take the plain kernel of each shape's layout, and rows=whole for many short rows") {
+TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole for many short rows and the row walk "
+          "for many columns") {
     if (test_on_cuda()) return;
     Runner r;
     const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
@@ -134,8 +135,16 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, and rows=wh
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, I8, {64, 1024}, {1}) == "hdml_reduce_int8_inner_min" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F32, {64, 1024}, {1}) == "hdml_arg_reduce_float32_inner" + p);
     CHECK(cumsum(r, F32, {64, 1024}, 1) == "hdml_scan_float32_inner_sum" + p);
-    CHECK(cumsum(r, F32, {64, 1024}, 0) == "hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, I64, {64, 1024}, 1) == "hdml_scan_int64_inner_sum" + p);
+    // An outer axis over at least scan_walk_min_columns (512) columns: the row
+    // walk (staging=columns), with the chunked kernel that in-place exclusive
+    // scans take; not float16 (float32 totals), fewer columns chunked.
+    CHECK(cumsum(r, F32, {64, 1024}, 0) ==
+          "hdml_scan_float32_outer_sum_staging_columns" + p + " hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, I64, {3, 2, 256}, 0) ==
+          "hdml_scan_int64_outer_sum_staging_columns" + p + " hdml_scan_int64_outer_sum" + p);
+    CHECK(cumsum(r, F32, {64, 511}, 0) == "hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, F16, {64, 1024}, 0) == "hdml_scan_float16_outer_sum" + p);
     CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
     // 8- and 16-bit rows of whole 32-bit words also take the word kernel (for aligned addresses).
     CHECK(gather(r, F16) == "hdml_gather_uint16" + p + " hdml_gather_uint32" + p);

@@ -51,6 +51,17 @@ std::string column_walk(const ScanQuery &q) {
     return small_buffers(q);
 }
 
+// CPUs: the row walk's tasks are blocks of columns, so it needs many of them.
+std::string row_walk(const ScanQuery &q) {
+    const ScanShape &s = q.shape;
+    if (!s.outer_layout) return "inner layout";
+    if (s.i.extent * s.o.extent < q.limits->scan_walk_min_columns) {
+        return format("%lld columns per call, fewer than scan_walk_min_columns %lld",
+                      (long long)(s.i.extent * s.o.extent), (long long)q.limits->scan_walk_min_columns);
+    }
+    return "";
+}
+
 std::string staged(const ScanQuery &q) {
     if (q.shape.outer_layout) return "outer layout";
     if (q.shape.r.extent < q.limits->scan_staged_min_line) {
@@ -86,6 +97,8 @@ const ScanVariant kScanVariants[] = {
     // CUDA walks, one pass over the input: a block per long inner line, a block per 32 outer columns.
     {"staging=line_walk", kOnCuda, P{}.with(param::staging::line_walk), true, line_walk},
     {"staging=columns", kOnCuda, P{}.with(param::staging::columns), true, column_walk},
+    // CPUs, outer axis: a task per block of columns walks every row, one pass.
+    {"staging=columns", kOnCpu, P{}.with(param::staging::columns), true, row_walk},
     // CUDA, inner axis: long lines in shared-memory segments.
     {"staging=shared", kOnCuda, P{}.with(param::staging::shared), false, staged},
     // Every shape: the chunked scan of the shape's layout.

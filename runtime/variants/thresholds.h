@@ -26,6 +26,7 @@ namespace hdml {
     X(reduce_whole_rows_plain_multiple, cpu)   /* ... but rows a multiple of it go plain (0: none) */          \
     X(scan_staged_min_line, cuda)              /* CUDA: shortest inner line staged in shared memory */         \
     X(scan_columns_min_columns, cuda)          /* CUDA: fewest columns per call for the column walk */         \
+    X(scan_walk_min_columns, cpu)              /* CPUs: fewest columns per call for the row walk */            \
     X(scan_line_walk_min_line, cuda)           /* CUDA: shortest inner line for the line walk */               \
     X(scan_line_walk_min_lines, cuda)          /* ... fewest lines per call */
 

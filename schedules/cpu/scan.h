@@ -9,35 +9,45 @@ namespace hdml {
 
 inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
-    const int lanes = target.natural_vector_size(s.type.bits() > 32 ? s.type : Float(32));
     Var ob("ob"), oi("oi"), ib("ib"), ii("ii"), t("t");
     if (s.layout == Layout::Inner) {
-        // Blocks of lines, about task_bytes of them per task; the serial update
-        // steps through a block's lines in the innermost (unrolled) loop, the
-        // loads and stores around it are vectors.
+        // Blocks of lines, about task_bytes of them per task. A block's vector
+        // scans (define_vector_scan) go to a buffer, then its carries pass
+        // interleaves the block's lines (independent chains that hide the
+        // latency of the serial combine), then the output joins the two.
         _halide_user_assert(p.task_bytes >= 1 && p.lines_per_block >= 1)
             << "task_bytes and lines_per_block must be at least 1";
-        Var task("task");
+        Var task("task"), rv("rv"), rl("rl");
+        const VectorScan &v = s.vector;
+        const int vector = v.lanes;
         const Expr block_bytes = clamp(s.extent, 1, p.task_bytes) * s.type.bytes() * p.lines_per_block;
         s.output.split(s.o, ob, oi, p.lines_per_block, TailStrategy::GuardWithIf)
             .split(ob, task, ob, max(p.task_bytes / block_bytes, 1), TailStrategy::GuardWithIf)
             .parallel(task)
-            .vectorize(s.r, lanes, TailStrategy::GuardWithIf);
-        // Lines of the block 4 KiB apart in the buffer would alias in the load/store
-        // unit (every chain waiting on the others): pad such line lengths by a vector.
-        const Expr line = (s.extent + lanes - 1) / lanes * lanes;
-        s.scan.compute_at(s.output, ob)
-            .bound(s.k, 0, select(line % 256 == 0, line + lanes, line))
-            .vectorize(s.k, lanes, TailStrategy::GuardWithIf);
-        s.scan.update(0).unscheduled();
-        s.scan.update(1).reorder(s.o, s.step).unroll(s.o);
-        s.scan.update(1).specialize(s.inclusive);  // no select in the serial loop
-        // One chunk per line: carry is the identity and chunk_total is never needed.
-        s.carry.compute_at(s.output, ob);
-        s.chunk_total.compute_root();
-        s.output.specialize(s.dense);  // dense vector loads and stores; strided tensors gather/scatter
+            .split(s.r, rv, rl, vector, TailStrategy::GuardWithIf)
+            .vectorize(rl);
+        // Buffers allocated once per task (a heap allocation per block of lines
+        // of 16 cost more than the block's scan).
+        Func prefix = v.steps.back();
+        prefix.store_at(s.output, task).compute_at(s.output, ob).bound(v.lane, 0, vector).vectorize(v.lane);
+        // The steps before live in registers: LLVM turns the lanes they read
+        // back into shuffles.
+        for (size_t k = 0; k + 1 < v.steps.size(); ++k) {
+            Func step = v.steps[k];
+            step.compute_at(prefix, v.vec).bound(v.lane, 0, vector).vectorize(v.lane);
+        }
+        Func carry = v.carry;
+        carry.store_at(s.output, task).compute_at(s.output, ob);
+        carry.update()
+            .split(s.o, ob, oi, p.lines_per_block, TailStrategy::GuardWithIf)
+            .reorder(oi, v.later.x, ob)
+            .unroll(oi);
+        // Dense vector loads and stores (strided tensors gather/scatter); no select in the steps.
+        s.output.specialize(s.dense && s.inclusive);
+        s.output.specialize(s.dense);
         return;
     }
+    const int lanes = target.natural_vector_size(s.type.bits() > 32 ? s.type : Float(32));
     // Phase 1: chunk totals, each chunk's rows streamed whole (vectors across i).
     s.chunk_total.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.c);
     s.chunk_total.update().reorder(s.i, s.c).vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.c);
@@ -64,6 +74,29 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.scan.update(0).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
     s.scan.update(1).reorder(s.i, s.step).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
     s.output.specialize(s.dense);
+}
+
+// staging=columns (outer layout, many columns): a task per walk_columns
+// columns walks every row, vectors across its columns, each row's running
+// totals combined with the row it stored before (one pass over the input).
+inline void schedule_row_walk_cpu(RowWalk &w, const ScanTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    _halide_user_assert(!target.has_gpu_feature()) << "schedule_row_walk_cpu schedules a CPU kernel";
+    const int lanes = target.natural_vector_size(w.output.output_types()[0]), columns = p.walk_columns;
+    _halide_user_assert(columns >= lanes && columns % lanes == 0)
+        << "walk_columns (" << columns << ") must be a multiple of the vector, " << lanes << " elements";
+    Var ib("ib"), ii("ii"), iv("iv"), task("task");
+    w.output.update(0).vectorize(w.i, lanes, TailStrategy::GuardWithIf);
+    Stage walk = w.output.update(1);
+    walk.split(w.i, ib, ii, columns, TailStrategy::GuardWithIf)
+        .split(ii, iv, ii, lanes, TailStrategy::GuardWithIf)
+        .reorder(ii, iv, w.row, ib, w.o)
+        .fuse(ib, w.o, task)
+        .parallel(task)
+        .vectorize(ii)
+        .unroll(iv);
+    walk.specialize(w.dense && w.inclusive);  // dense vectors, no select
+    walk.specialize(w.dense);
 }
 
 }  // namespace hdml
