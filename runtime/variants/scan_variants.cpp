@@ -40,26 +40,26 @@ std::string line_walk(const ScanQuery &q) {
     return small_buffers(q);
 }
 
-std::string column_walk(const ScanQuery &q) {
+// The walks down an outer axis (CUDA's column walk, the CPUs' row walk) take
+// calls of at least `min_columns` columns (`threshold` names it).
+std::string too_few_columns(const ScanQuery &q, int64_t min_columns, const char *threshold) {
     const ScanShape &s = q.shape;
-    const DispatchThresholds &t = *q.limits;
     if (!s.outer_layout) return "inner layout";
-    if (s.i.extent * s.o.extent < t.scan_columns_min_columns) {
-        return format("%lld columns per call, fewer than scan_columns_min_columns %lld",
-                      (long long)(s.i.extent * s.o.extent), (long long)t.scan_columns_min_columns);
+    if (s.i.extent * s.o.extent < min_columns) {
+        return format("%lld columns per call, fewer than %s %lld", (long long)(s.i.extent * s.o.extent), threshold,
+                      (long long)min_columns);
     }
-    return small_buffers(q);
+    return "";
+}
+
+std::string column_walk(const ScanQuery &q) {
+    const std::string refusal = too_few_columns(q, q.limits->scan_columns_min_columns, "scan_columns_min_columns");
+    return refusal.empty() ? small_buffers(q) : refusal;
 }
 
 // CPUs: the row walk's tasks are blocks of columns, so it needs many of them.
 std::string row_walk(const ScanQuery &q) {
-    const ScanShape &s = q.shape;
-    if (!s.outer_layout) return "inner layout";
-    if (s.i.extent * s.o.extent < q.limits->scan_walk_min_columns) {
-        return format("%lld columns per call, fewer than scan_walk_min_columns %lld",
-                      (long long)(s.i.extent * s.o.extent), (long long)q.limits->scan_walk_min_columns);
-    }
-    return "";
+    return too_few_columns(q, q.limits->scan_walk_min_columns, "scan_walk_min_columns");
 }
 
 std::string staged(const ScanQuery &q) {
