@@ -4,15 +4,13 @@
 // runtime/variants/ is taken by at least one CUDA row; the dispatch overlay
 // (HDML_DISPATCH_<PLATFORM>) is checked to change a choice without a rebuild.
 #include "catch.hpp"
+#include "dispatch_overlay.h"
 #include "hdml/hdml.h"
 #include "test_device.h"
 #include "test_tensor.h"
 
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -74,30 +72,6 @@ std::string split(Runner &runner, DML_TENSOR_DATA_TYPE type, uint32_t row = 6, u
     DML_TENSOR_DESC outs[] = {a.desc, b.desc};
     DML_SPLIT_OPERATOR_DESC desc{&in.desc, 2, outs, 1};
     return kernels_of(runner, DML_OPERATOR_SPLIT, &desc);
-}
-
-// Sets an environment variable for one scope.
-struct ScopedEnv {
-    std::string name;
-#ifdef _WIN32
-    ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) { _putenv_s(name.c_str(), value.c_str()); }
-    ~ScopedEnv() { _putenv_s(name.c_str(), ""); }  // an empty value removes it
-#else
-    ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) { setenv(name.c_str(), value.c_str(), 1); }
-    ~ScopedEnv() { unsetenv(name.c_str()); }
-#endif
-};
-
-std::string write_temp(const std::string &name, const std::string &text) {
-    const std::string path = (std::filesystem::temp_directory_path() / ("hdml_kernel_choice_" + name)).string();
-    std::ofstream(path) << text;
-    return path;
-}
-
-std::string platform_variable() {
-    std::string upper = test_on_cuda() ? "CUDA" : HDML_TEST_CPU_PLATFORM;
-    for (char &c : upper) c = (char)std::toupper((unsigned char)c);
-    return "HDML_DISPATCH_" + upper;
 }
 
 const auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;

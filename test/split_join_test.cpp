@@ -3,7 +3,23 @@
 // reference over ranks 1-8, axes, every data type, uneven pieces and strides,
 // and one test per validation rule.
 #include "catch.hpp"
+#include "dispatch_overlay.h"
 #include "test_tensor.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+#ifdef _WIN32
+#include <io.h>
+#define dup _dup
+#define dup2 _dup2
+#define fileno _fileno
+#else
+#include <unistd.h>
+#endif
 
 using namespace hdml_test;
 
@@ -44,6 +60,24 @@ void check_padding_untouched(const TestTensor &written, const TestTensor &before
             REQUIRE(written.storage[b] == before.storage[b]);
         }
     }
+}
+
+// What `fn` writes to stderr (file descriptor 2, where HDML_VERBOSE logs).
+template <typename Fn>
+std::string stderr_of(Fn fn) {
+    const std::string path = write_temp("stderr.txt", "");
+    std::fflush(stderr);
+    const int saved = dup(fileno(stderr));
+    FILE *capture = std::fopen(path.c_str(), "w");
+    dup2(fileno(capture), fileno(stderr));
+    fn();
+    std::fflush(stderr);
+    dup2(saved, fileno(stderr));
+    std::fclose(capture);
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 std::vector<DML_TENSOR_DESC> descs(std::vector<TestTensor> &tensors) {
@@ -218,6 +252,61 @@ TEST_CASE("SPLIT then JOIN of dense rows on and off 16-byte boundaries, every da
             check_round_trip(whole, c.axis, c.lengths, strides_of, rng, label);
         }
     }
+}
+
+// CPUs move the pieces a block of the whole's rows at a time when there are
+// rows outside Axis (runtime/ops/split_join.cpp): blocks of a few bytes (the
+// copy_pieces_block_bytes overlay) cut these small shapes into many blocks, a
+// last short one included; "[.blocks_log]" below checks that they are taken.
+TEST_CASE("SPLIT then JOIN in blocks of rows, every data type", "[split][join][blocks]") {
+    if (test_on_cuda()) return;  // a CPU plan (CUDA moves a piece at a time)
+    const ScopedDispatch overlay("pieces_blocks.json", R"({"dispatch": {"copy_pieces_block_bytes": 48}})");
+    std::mt19937 rng(test_seed());
+    for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
+        for (uint32_t n = 2; n <= 5; ++n) {
+            for (int c = 0; c < 6; ++c) {
+                std::vector<uint32_t> sizes(n);
+                for (auto &s : sizes) s = 1 + rng() % 7;
+                const uint32_t axis = 1 + rng() % (n - 1);  // a dim outer to it to cut into blocks
+                sizes[0] += 5;
+                if (rng() % 2) sizes[axis] += 20 + rng() % 40;
+                std::vector<uint32_t> lengths;
+                for (uint32_t left = sizes[axis]; left > 0;) {
+                    const uint32_t len = 1 + rng() % left;
+                    lengths.push_back(len);
+                    left -= len;
+                }
+                TestTensor whole(type, sizes, random_strides(sizes, rng, false));
+                const std::string label = std::string(short_name(type)) + " sizes " + shape_string(sizes) + " axis " +
+                                          std::to_string(axis) + " pieces " + shape_string(lengths) + " (seed " +
+                                          std::to_string(test_seed()) + ")";
+                check_round_trip(
+                    whole, axis, lengths, [&](const std::vector<uint32_t> &s) { return random_strides(s, rng, false); },
+                    rng, label);
+            }
+        }
+    }
+}
+
+// Run by ctest as split_join_test.blocks_log, with HDML_VERBOSE=1: the log of
+// creating a SPLIT and a JOIN of the case above names their blocks.
+TEST_CASE("SPLIT and JOIN report their blocks of rows", "[.blocks_log]") {
+    REQUIRE(std::getenv("HDML_VERBOSE") != nullptr);
+    const ScopedDispatch overlay("pieces_blocks.json", R"({"dispatch": {"copy_pieces_block_bytes": 48}})");
+    TestTensor whole(F32, {7, 6});
+    std::vector<TestTensor> pieces = {TestTensor(F32, {7, 2}), TestTensor(F32, {7, 4})};
+    auto d = descs(pieces);
+    DML_SPLIT_OPERATOR_DESC split{&whole.desc, 2, d.data(), 1};
+    DML_JOIN_OPERATOR_DESC join{2, d.data(), &whole.desc, 1};
+    Runner runner;
+    const std::string log = stderr_of([&] {
+        CHECK(runner.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+        CHECK(runner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+    });
+    INFO(log);
+    // 24-byte rows of the whole: 2 per 48-byte block, 4 blocks (the last of one row).
+    CHECK(log.find("DML_OPERATOR_SPLIT: the pieces move together in 4 blocks of 2 indices of dim 0") != std::string::npos);
+    CHECK(log.find("DML_OPERATOR_JOIN: the pieces move together in 4 blocks of 2 indices of dim 0") != std::string::npos);
 }
 
 TEST_CASE("SPLIT and JOIN validation rules", "[split][join][validation]") {
