@@ -64,11 +64,13 @@ Expr exp_for(const Target &target, const Expr &x) {
 // sum pass compute-bound: 2^n * p(f), n = round(d log2 e), f the rest in
 // [-1/2, 1/2], p a degree-5 fit of 2^f with p(0) = 1, so a row's maximum adds
 // exactly 1 (1.7e-7 relative error elsewhere, evaluated in float32). d is
-// clamped at -126 ln 2: smaller terms add under 2^-126 to a sum of at least 1
-// (the maximum's own term), and 2^n stays a normal float. A row whose maximum
-// is not finite gets garbage here, which the kernel discards.
+// clamped to [-126 ln 2, 0]: smaller terms add under 2^-126 to a sum of at
+// least 1 (the maximum's own term), 2^n stays a normal float, and +inf gives 1.
+// NaN gives NaN: the clamps are selects that keep it (strict_float: the
+// simplifier would turn them into max and min, which drop it).
 Expr exp_of_nonpositive(const Expr &d) {
-    const Expr t = max(d * 1.44269504f, -126.0f);
+    const Expr scaled = d * 1.44269504f;
+    const Expr t = strict_float(select(scaled > 0.0f, 0.0f, select(scaled < -126.0f, -126.0f, scaled)));
     // 1.5 * 2^23 + t holds round(t) in its low mantissa bits (strict: the
     // simplifier would cancel the magic number).
     const Expr shifted = strict_float(t + 12582912.0f);
@@ -250,10 +252,15 @@ public:
             break;
         }
         case ReduceOp::LogSumExp: {
-            // Two passes (CPUs, and GPUs' thread-per-row kernel), shifted by
-            // the maximum so large inputs do not overflow.
-            // A non-finite maximum is the answer itself: all -inf gives -inf,
-            // any +inf gives +inf, any NaN gives NaN.
+            // Two passes, shifted by the maximum so large inputs do not
+            // overflow: CPUs (their own), and GPUs' thread-per-row kernel,
+            // whose maximum over order keys lets NaN win: a non-finite maximum
+            // is the answer itself (all -inf gives -inf, any +inf gives +inf,
+            // any NaN gives NaN).
+            if (!get_target().has_gpu_feature()) {
+                generate_log_sum_exp_cpu(row, i, o);
+                return;
+            }
             const Type k = UInt(t.bits());
             peak(i, o) = cast(k, 0);
             auto key = [&](const Expr &x) { return select(is_nan_value(x), all_ones(k), order_key(x)); };
@@ -262,11 +269,7 @@ public:
             const Expr finite = is_finite_value(m);
             const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
             acc(i, o) = cast(acc_t, 0);
-            const bool cpu = !get_target().has_gpu_feature();
-            auto term = [&](const Expr &x) {
-                const Expr d = convert.widen(x, acc_t) - shift;
-                return cpu ? exp_of_nonpositive(d) : exp_for(get_target(), d);
-            };
+            auto term = [&](const Expr &x) { return exp_for(get_target(), convert.widen(x, acc_t) - shift); };
             for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
             result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
             reductions = {peak, acc};
@@ -275,6 +278,36 @@ public:
         }
         output(i, o) = convert.narrow(result, t);
         finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target());
+    }
+
+    // LOG_SUM_EXP on CPUs, two passes: a plain float maximum (one vector
+    // instruction an element, where order keys that let NaN win took ~6), then
+    // the sum of exp(x - max). NaN reaches the result through the sum, which
+    // exp_of_nonpositive keeps NaN, whatever the maximum made of it (a float
+    // max may drop a NaN, and with it a larger element: then x - max > 0 for
+    // that element, which the same NaN sum discards). A non-finite maximum
+    // (+inf present, or every element -inf) shifts by 0, so no +inf - +inf:
+    // +inf adds 1 and the result is that maximum unless the sum is NaN.
+    void generate_log_sum_exp_cpu(const RowDomain &row, Var i, Var o) {
+        const Type t = halide_type_of(dtype), acc_t = Float(32);
+        const Conversions convert(get_target(), get_externs_map());
+        Func peak("peak"), acc("acc");
+        auto for_each_part = [&](const std::function<void(const std::vector<Expr> &xs)> &update) {
+            for (const Expr &r : row.at) update(step_elements(input, mapping, t, i, r, o));
+        };
+        auto widen = [&](const Expr &x) { return convert.widen(x, acc_t); };
+        peak(i, o) = acc_t.min();  // -inf
+        for_each_part([&](const std::vector<Expr> &xs) { peak(i, o) = max(peak(i, o), combine_terms(xs, widen, maximum)); });
+        const Expr m = peak(i, o);
+        const Expr finite = is_finite_value(m);
+        const Expr shift = select(finite, m, cast(acc_t, 0));
+        acc(i, o) = cast(acc_t, 0);
+        auto term = [&](const Expr &x) { return exp_of_nonpositive(widen(x) - shift); };
+        for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
+        const Expr sum = acc(i, o);
+        const Expr result = select(is_nan_value(sum), sum, finite, shift + log(sum), m);
+        output(i, o) = convert.narrow(result, t);
+        finish_reducing_pipeline(input, output, {peak, acc}, i, o, row, layout, mapping, tuning, get_target());
     }
 
     // LOG_SUM_EXP in one pass over the input (GPUs, where the input's second

@@ -182,6 +182,24 @@ void check_round_trip(TestTensor &whole, uint32_t axis, const std::vector<uint32
     check_padding_untouched(joined, joined_before, label);
 }
 
+// check_round_trip of a whole of `sizes` cut along `axis` into uneven pieces,
+// all with random strides.
+void check_random_round_trip(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes, uint32_t axis,
+                             std::mt19937 &rng) {
+    std::vector<uint32_t> lengths;  // summing to the axis size
+    for (uint32_t left = sizes[axis]; left > 0;) {
+        const uint32_t len = 1 + rng() % left;
+        lengths.push_back(len);
+        left -= len;
+    }
+    TestTensor whole(type, sizes, random_strides(sizes, rng, false));
+    const std::string label = std::string(short_name(type)) + " sizes " + shape_string(sizes) + " axis " +
+                              std::to_string(axis) + " pieces " + shape_string(lengths) + " (seed " +
+                              std::to_string(test_seed()) + ")";
+    auto strides_of = [&](const std::vector<uint32_t> &s) { return random_strides(s, rng, false); };
+    check_round_trip(whole, axis, lengths, strides_of, rng, label);
+}
+
 }  // namespace
 
 TEST_CASE("SPLIT then JOIN randomised against the reference: ranks 1-8, every data type", "[split][join][random]") {
@@ -194,20 +212,7 @@ TEST_CASE("SPLIT then JOIN randomised against the reference: ranks 1-8, every da
                 for (auto &s : sizes) s = primes[rng() % (n <= 3 ? 5 : 3)];
                 const uint32_t axis = rng() % n;
                 if (rng() % 2) sizes[axis] += 40 + rng() % 100;  // long axis: vector bodies and tails
-                // Uneven pieces summing to the axis size.
-                std::vector<uint32_t> lengths;
-                for (uint32_t left = sizes[axis]; left > 0;) {
-                    const uint32_t len = 1 + rng() % left;
-                    lengths.push_back(len);
-                    left -= len;
-                }
-                TestTensor whole(type, sizes, random_strides(sizes, rng, false));
-                const std::string label = std::string(short_name(type)) + " sizes " + shape_string(sizes) + " axis " +
-                                          std::to_string(axis) + " pieces " + shape_string(lengths) + " (seed " +
-                                          std::to_string(test_seed()) + ")";
-                check_round_trip(
-                    whole, axis, lengths, [&](const std::vector<uint32_t> &s) { return random_strides(s, rng, false); },
-                    rng, label);
+                check_random_round_trip(type, sizes, axis, rng);
             }
         }
     }
@@ -270,19 +275,7 @@ TEST_CASE("SPLIT then JOIN in blocks of rows, every data type", "[split][join][b
                 const uint32_t axis = 1 + rng() % (n - 1);  // a dim outer to it to cut into blocks
                 sizes[0] += 5;
                 if (rng() % 2) sizes[axis] += 20 + rng() % 40;
-                std::vector<uint32_t> lengths;
-                for (uint32_t left = sizes[axis]; left > 0;) {
-                    const uint32_t len = 1 + rng() % left;
-                    lengths.push_back(len);
-                    left -= len;
-                }
-                TestTensor whole(type, sizes, random_strides(sizes, rng, false));
-                const std::string label = std::string(short_name(type)) + " sizes " + shape_string(sizes) + " axis " +
-                                          std::to_string(axis) + " pieces " + shape_string(lengths) + " (seed " +
-                                          std::to_string(test_seed()) + ")";
-                check_round_trip(
-                    whole, axis, lengths, [&](const std::vector<uint32_t> &s) { return random_strides(s, rng, false); },
-                    rng, label);
+                check_random_round_trip(type, sizes, axis, rng);
             }
         }
     }

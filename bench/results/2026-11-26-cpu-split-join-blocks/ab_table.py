@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A/B table from cpu_bench.py lines tagged "lib" and "round" (vm-sj.jsonl, xeon-sj.jsonl):
+"""A/B table from cpu_bench.py lines tagged "lib" and "round" (vm-sj.jsonl, xeon-sj.jsonl; also
+2026-11-26-cpu-log-sum-exp-max-pass/):
 ab_table.py BEFORE AFTER FILE...: medians of every timing of the two libs (or overlays),
 the run's best roofline (copy for data movement and scans, read otherwise), PyTorch's median."""
 import json, statistics, sys
