@@ -9,6 +9,7 @@
 #include "runtime/shape/copy.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -143,8 +144,10 @@ private:
         if (block_bytes <= 0 || pieces.size() < 2 || !dim) return;
         const int64_t extent = whole.sizes[*dim];
         const int64_t bytes_per_index = (int64_t)(whole.element_count() / (uint64_t)extent) * esize_;
-        const int64_t wanted = std::max<int64_t>(block_bytes, block_bytes / 16 * (int64_t)pieces.size());
-        int64_t rows = std::clamp<int64_t>((wanted + bytes_per_index - 1) / bytes_per_index, 1, extent);
+        int64_t per_pieces = 0;  // the threshold comes from a file: any value >= 0, so saturate
+        if (!checked_mul<int64_t>(block_bytes / 16, (int64_t)pieces.size(), &per_pieces)) per_pieces = INT64_MAX;
+        const int64_t wanted = std::max(block_bytes, per_pieces);
+        int64_t rows = std::clamp<int64_t>(wanted / bytes_per_index + (wanted % bytes_per_index != 0), 1, extent);
         rows = std::max<int64_t>(rows, (extent + (1 << 20) - 1) >> 20);  // a parallel loop of at most 2^20 tasks
         const int64_t count = (extent + rows - 1) / rows;
         if (count < 2) return;
