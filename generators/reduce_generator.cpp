@@ -174,11 +174,7 @@ public:
         const int per_load = elements_per_load(mapping, t);
         Var i("i"), o("o");
         const RowDomain row = row_domain(input.dim(1).extent(), layout, mapping, tuning, get_target(), t);
-        // Defines a reduction's update over each part of the row, from the
-        // elements of its step (one, or a word's).
-        auto for_each_part = [&](const std::function<void(const std::vector<Expr> &xs)> &update) {
-            for (const Expr &r : row.at) update(step_elements(input, mapping, t, i, r, o));
-        };
+        const auto for_each_part = row_parts(row, i, o);
         Func acc("acc"), peak("peak");
         std::vector<Func> reductions;
         Expr result;
@@ -280,6 +276,15 @@ public:
         finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target());
     }
 
+    // Defines a reduction's update over each part of the row (RowDomain), from
+    // the elements of its step (one, or a word's).
+    using PartUpdate = std::function<void(const std::vector<Expr> &xs)>;
+    std::function<void(const PartUpdate &)> row_parts(const RowDomain &row, Var i, Var o) {
+        return [this, row, i, o](const PartUpdate &update) {
+            for (const Expr &r : row.at) update(step_elements(input, mapping, halide_type_of(dtype), i, r, o));
+        };
+    }
+
     // LOG_SUM_EXP on CPUs, two passes: a plain float maximum (one vector
     // instruction an element, where order keys that let NaN win took ~6), then
     // the sum of exp(x - max). NaN reaches the result through the sum, which
@@ -292,9 +297,7 @@ public:
         const Type t = halide_type_of(dtype), acc_t = Float(32);
         const Conversions convert(get_target(), get_externs_map());
         Func peak("peak"), acc("acc");
-        auto for_each_part = [&](const std::function<void(const std::vector<Expr> &xs)> &update) {
-            for (const Expr &r : row.at) update(step_elements(input, mapping, t, i, r, o));
-        };
+        const auto for_each_part = row_parts(row, i, o);
         auto widen = [&](const Expr &x) { return convert.widen(x, acc_t); };
         peak(i, o) = acc_t.min();  // -inf
         for_each_part([&](const std::vector<Expr> &xs) { peak(i, o) = max(peak(i, o), combine_terms(xs, widen, maximum)); });

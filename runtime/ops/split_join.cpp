@@ -9,7 +9,6 @@
 #include "runtime/shape/copy.h"
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <memory>
 #include <mutex>
