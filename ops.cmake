@@ -158,6 +158,16 @@ hdml_reducing_kernels(PARAMS layout=inner rows=lanes PLATFORMS cuda)
 # CPUs, many short rows: each row reduced whole, a vector lane per row, rows
 # in tasks sized by bytes (RowMapping).
 hdml_reducing_kernels(PARAMS layout=inner rows=whole PLATFORMS x86 arm)
+# CPUs, many contiguous rows of several vectors: each row reduced in vectors,
+# a vector of rows merged across lanes at once (RowMapping). Float types only:
+# the cases users meet (a softmax-style reduction over a short last axis).
+foreach (dtype float32 float16)
+    foreach (op sum multiply min max log_sum_exp)
+        hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=${dtype} layout=inner rows=vectors
+                    PLATFORMS x86 arm)
+    endforeach ()
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=vectors PLATFORMS x86 arm)
+endforeach ()
 # CUDA, inner rows whose lanes (a warp per row merging its chunks, or the
 # lanes variant's few per row) merge through a warp-shuffle butterfly
 # (lane_merge=shuffles): accumulators of at most 32 bits, so every function of

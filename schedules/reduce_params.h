@@ -34,12 +34,16 @@ inline const std::map<std::string, ColumnMapping> &column_mapping_names() {
 //  - lanes (GPU): gpu_row_lanes threads per row read the row itself in the
 //    output kernel, several rows per block: one kernel, no partials (many short rows);
 //  - whole (CPU): each row reduced whole by a vector lane of its own, no
-//    chunks, rows in parallel tasks of task_bytes: many short rows.
-enum class RowMapping { Split, Lanes, Whole };
+//    chunks, rows in parallel tasks of task_bytes: many short rows;
+//  - vectors (CPU): each contiguous row reduced whole in vectors of its
+//    elements, a vector of rows' partials then reduced across lanes at once:
+//    many rows of several vectors.
+enum class RowMapping { Split, Lanes, Whole, Vectors };
 
 inline const std::map<std::string, RowMapping> &row_mapping_names() {
     static const std::map<std::string, RowMapping> names = {
-        {"split", RowMapping::Split}, {"lanes", RowMapping::Lanes}, {"whole", RowMapping::Whole}};
+        {"split", RowMapping::Split}, {"lanes", RowMapping::Lanes}, {"whole", RowMapping::Whole},
+        {"vectors", RowMapping::Vectors}};
     return names;
 }
 

@@ -78,6 +78,7 @@ const auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
 const auto F16 = DML_TENSOR_DATA_TYPE_FLOAT16;
 const auto I64 = DML_TENSOR_DATA_TYPE_INT64;
 const auto I8 = DML_TENSOR_DATA_TYPE_INT8;
+const auto I32 = DML_TENSOR_DATA_TYPE_INT32;
 
 }  // namespace
 
@@ -95,10 +96,21 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     // Rows of at most reduce_whole_rows_max_row (64), at least a vector (16) of
     // them: each row reduced whole by a vector lane, but for rows a multiple of
     // reduce_whole_rows_plain_multiple (64), which the plain kernel walks in full chunks.
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 63}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 32}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 63}, {1}) == "hdml_reduce_int32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 32}, {1}) == "hdml_reduce_int32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 31}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 64}, {1}) == "hdml_reduce_int32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    // Contiguous float rows of reduce_row_vectors_min_row..max_row (32..64), at
+    // least a vector of them: rows=vectors (built for float types only: the
+    // int32 rows above go plain).
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 32}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, F16, {16, 63}, {1}) == "hdml_reduce_float16_inner_min_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {3, 100, 64}, {2}) ==
+          "hdml_reduce_float16_inner_log_sum_exp_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F32, {16, 64}, {1}) == "hdml_arg_reduce_float32_inner_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {15, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {15, 63}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {4096, 2}, {1}) ==
           "hdml_reduce_float16_inner_log_sum_exp_rows_whole" + p);
@@ -226,7 +238,25 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
         const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_plain_multiple": 0}})");
         ScopedEnv env(platform_variable(), path);
         Runner r;
-        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 64}, {1}) == "hdml_reduce_int32_inner_sum_rows_whole" + p);
+        std::remove(path.c_str());
+    }
+    {  // rows=vectors over rows of 16..1000; none (max 0)
+        const std::string path = write_temp(
+            "cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_min_row": 16, "reduce_row_vectors_max_row": 1000}})");
+        ScopedEnv env(platform_variable(), path);
+        Runner r;
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1000}, {1}) == "hdml_reduce_float32_inner_max_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F16, {64, 16}, {1}) == "hdml_reduce_float16_inner_max_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 15}, {1}) == "hdml_reduce_float32_inner_max_rows_whole" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1001}, {1}) == "hdml_reduce_float32_inner_max" + p);
+        std::remove(path.c_str());
+    }
+    {
+        const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_max_row": 0}})");
+        ScopedEnv env(platform_variable(), path);
+        Runner r;
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
         std::remove(path.c_str());
     }
 }

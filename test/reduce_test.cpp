@@ -2,6 +2,7 @@
 // comparison with the independent reference over ranks 1-8, axis masks,
 // strides, broadcast, every function x type, and one test per validation rule.
 #include "catch.hpp"
+#include "dispatch_overlay.h"
 #include "reference.h"
 
 #include <cstdio>
@@ -158,8 +159,10 @@ void check_case(ReduceCase &c, const TestTensor &out_before, uint32_t mask, cons
 }
 
 // Runs one randomised case (random input strides unless `in_strides` are given).
+// `kernel`: a part of the name of a kernel the operator must call (the path under test).
 void run_random_case(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes,
-                     uint32_t mask, std::mt19937 &rng, const std::vector<uint32_t> &in_strides = {}) {
+                     uint32_t mask, std::mt19937 &rng, const std::vector<uint32_t> &in_strides = {},
+                     const char *kernel = nullptr) {
     ReduceCase c;
     c.fn = fn;
     const uint32_t rank = (uint32_t)sizes.size();
@@ -187,6 +190,7 @@ void run_random_case(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, const st
     const HRESULT created = runner.create(DML_OPERATOR_REDUCE, &c.desc);
     INFO(hdmlGetLastErrorMessage());
     REQUIRE(created == S_OK);
+    if (kernel) CHECK_THAT(hdmlGetOperatorKernels(runner.op), Catch::Matchers::Contains(kernel));
     const TestTensor before = c.out;
     const HRESULT executed = runner.execute({c.in.binding()}, {c.out.binding()});
     INFO(hdmlGetLastErrorMessage());
@@ -385,8 +389,9 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
 // row, tasks of task_bytes whose last vector of rows shifts back over rows
 // already done). Exactly a vector of rows (16), a vector and a tail (17, 37),
 // fewer than a vector (15: the plain kernel), many tasks with tails (20011 rows
-// of 2 and 3001 of 16), rows of 63 (the longest rows=whole takes), 64 (a
-// multiple: plain) and 65 (past the threshold), rows 2 or 3 elements apart and
+// of 2 and 3001 of 16), rows of 63 (the longest rows=whole takes; dense float
+// rows of 32..64 go to rows=vectors, next test), 64 (a multiple: plain) and 65
+// (past the threshold), rows 2 or 3 elements apart and
 // rows padded apart; dense rows of exactly a vector of some target (16, 8, 4
 // and 2 elements: one load per row, reduced across lanes), every function and
 // type. Run on every device.
@@ -406,6 +411,32 @@ TEST_CASE("REDUCE many short rows: every function and type, rows strided and pad
             for (const Shape &shape : shapes) {
                 const uint32_t last = 1u << (shape.sizes.size() - 1);
                 run_random_case(fn, type, shape.sizes, last, rng, shape.strides);
+            }
+        }
+    }
+}
+
+// rows=vectors (CPUs, float types; reduce_row_vectors_min_row..max_row):
+// contiguous rows reduced in vectors of their elements, then a vector of rows
+// across lanes. The overlay gives it rows of every kind of length: shorter
+// than a vector (one masked load), exactly one or two vectors (16, 32), a
+// vector and a tail (17, 33), several (100, 200); rows dense and padded apart;
+// a vector of rows and a tail (17 rows: the last vector shifts back), many
+// tasks (2003 rows); every function of the float types.
+TEST_CASE("REDUCE rows=vectors: contiguous rows of any length, every float function", "[reduce][random]") {
+    if (test_on_cuda()) return;  // a CPU mapping: the CUDA suites run the other shapes
+    const ScopedDispatch overlay("row_vectors.json",
+                                 R"({"dispatch": {"reduce_row_vectors_min_row": 1, "reduce_row_vectors_max_row": 1000}})");
+    std::mt19937 rng(test_seed() + 7);
+    for (uint32_t length : {3u, 8u, 16u, 17u, 32u, 33u, 100u, 200u}) {
+        for (uint32_t rows : {17u, 2003u}) {
+            for (uint32_t pad : {0u, 5u}) {
+                for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
+                    for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+                        run_random_case((DML_REDUCE_FUNCTION)f, type, {rows, length}, 2, rng, {length + pad, 1},
+                                        "_rows_vectors");
+                    }
+                }
             }
         }
     }

@@ -134,6 +134,25 @@ std::string whole_rows(const ReduceQuery &q) {
     return "";
 }
 
+// rows=vectors kernels take contiguous rows (the kernel reads them in dense
+// vectors; it is built for float types only) and, like rows=whole, whole
+// vectors of rows.
+std::string row_vectors(const ReduceQuery &q) {
+    const ReduceShape &s = q.shape;
+    const DispatchThresholds &t = *q.limits;
+    if (s.outer_layout) return "outer layout";
+    if (s.r.in_stride != 1) return "rows not contiguous";
+    if (s.o.extent < kWholeRowsMinRows) {
+        return format("%lld rows per call, fewer than a vector of rows (%lld)", (long long)s.o.extent,
+                      (long long)kWholeRowsMinRows);
+    }
+    if (s.r.extent < t.reduce_row_vectors_min_row || s.r.extent > t.reduce_row_vectors_max_row) {
+        return format("rows of %lld, outside reduce_row_vectors_min_row..max_row [%lld, %lld]", (long long)s.r.extent,
+                      (long long)t.reduce_row_vectors_min_row, (long long)t.reduce_row_vectors_max_row);
+    }
+    return "";
+}
+
 const ReduceVariant kReduceVariants[] = {
     // CUDA, many short rows: a few lanes per row, several rows per block.
     {"rows=lanes lane_merge=shuffles", kOnCuda, P{}.with(param::rows::lanes).with(param::lane_merge::shuffles), false, 0,
@@ -148,6 +167,8 @@ const ReduceVariant kReduceVariants[] = {
     {"columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), false, 0, warp_merge},
     // CUDA, other inner rows: the split kernel, its lanes merging through shuffles.
     {"lane_merge=shuffles", kOnCuda, P{}.with(param::lane_merge::shuffles), false, 0, inner_shuffles},
+    // CPUs, many contiguous rows of several vectors: a row's vectors, then a vector of rows across lanes.
+    {"rows=vectors", kOnCpu, P{}.with(param::rows::vectors), false, 0, row_vectors},
     // CPUs, many short rows: each row reduced whole, a vector lane per row.
     {"rows=whole", kOnCpu, P{}.with(param::rows::whole), false, 0, whole_rows},
     // Every shape: the plain kernel of the shape's layout.

@@ -22,25 +22,32 @@ inline Halide::Expr granules_per_task(const ReduceStages &s, const ReduceTuning 
     return max(by_bytes, by_count, 1);
 }
 
-// Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
-// and horizontal sums would cost more than its elements, so each row gets a
-// vector lane of its own and walks its elements (one strided load per lane
-// and step), its result in a register. Rows go to parallel tasks
-// (granules_per_task, in vectors of rows); the last vector of rows shifts back over rows already
-// done, so calls need at least a vector of rows (kWholeRowsMinRows in
-// runtime/variants/reduce_variants.cpp).
-inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
+// The output of rows=whole and rows=vectors: vectors of rows (the rows'
+// loop vectorised), in parallel tasks of granules_per_task vectors; the last
+// vector shifts back over rows already done (ShiftInwards), so calls need at
+// least a vector of rows (kWholeRowsMinRows in runtime/variants/reduce_variants.cpp).
+// Returns the loop over a task's vectors of rows, where the reductions go.
+inline Halide::Var split_vectors_of_rows(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
-    _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
     Var oo("oo"), oi("oi"), ov("ov");
-    const Expr vectors_per_task = granules_per_task(s, p, lanes);
     // i has extent 1 in the inner layout: outside, so the rows' loop is the innermost.
     s.output.reorder(s.o, s.i);
     if (s.word) s.output.reorder(s.o, s.i, *s.word);  // outermost: 64-bit indices' words are passes of their own
     s.output.split(s.o, oi, ov, lanes, TailStrategy::ShiftInwards)
         .vectorize(ov)
-        .split(oi, oo, oi, vectors_per_task, TailStrategy::GuardWithIf)
+        .split(oi, oo, oi, granules_per_task(s, p, lanes), TailStrategy::GuardWithIf)
         .parallel(oo);
+    return oi;
+}
+
+// Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
+// and horizontal sums would cost more than its elements, so each row gets a
+// vector lane of its own and walks its elements (one strided load per lane
+// and step), its result in a register. Rows go to tasks (split_vectors_of_rows).
+inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
+    using namespace Halide;
+    _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
+    const Var oi = split_vectors_of_rows(s, p, lanes);
     for (Func f : s.reductions) {
         f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
         Stage update = f.update();
@@ -52,6 +59,33 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
             .vectorize(s.r().x)
             .vectorize(s.o);
         update.reorder(s.o, s.i, s.r().x).vectorize(s.o);
+    }
+}
+
+// Many rows of several vectors (RowMapping::Vectors, inner layout; the
+// runtime passes contiguous rows): each row's elements are first reduced into
+// `lanes` partials (partial(u, o): elements u, u + lanes, ... of row o), a
+// row at a time and a dense vector load per step (a row's last vector, if
+// partial, masked), then a vector of rows' partials across u at once: one
+// tree of shuffles per vector of rows, where the plain kernel merges each
+// row's vectors alone. Rows go to tasks (split_vectors_of_rows). A kernel of
+// its own: rows=whole's lane walk (vectors across rows) would read and write
+// these lanes-innermost partials with a stride, on the stack.
+inline void schedule_row_vectors_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
+    using namespace Halide;
+    _halide_user_assert(s.layout == Layout::Inner) << "rows=vectors is built for the inner layout only";
+    const Var oi = split_vectors_of_rows(s, p, lanes);
+    Var u("u");
+    for (Func f : s.reductions) {
+        RVar step("step"), lane("lane");
+        // rfactor before any other directive on the stage: it rebuilds the stage's loops.
+        Func partial = f.update().split(s.r().x, step, lane, lanes, TailStrategy::GuardWithIf).rfactor(lane, u);
+        f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
+        f.update().reorder(lane, s.o, s.i).atomic().vectorize(lane).vectorize(s.o);
+        partial.compute_at(s.output, oi).reorder_storage(u, s.o, s.i).vectorize(u);
+        Stage walk = partial.update();
+        walk.specialize(s.r_stride == 1).reorder(u, step, s.o, s.i).vectorize(u);
+        walk.reorder(u, step, s.o, s.i).vectorize(u);  // other strides: correct, gathers
     }
 }
 
@@ -137,6 +171,7 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
                         m.lane_merge == LaneMerge::Shared)
         << "rows=lanes, columns=, vector_bytes and lane_merge are GPU mappings";
     if (m.rows == RowMapping::Whole) return schedule_whole_rows_cpu(s, p, lanes);
+    if (m.rows == RowMapping::Vectors) return schedule_row_vectors_cpu(s, p, lanes);
     Var oo("oo"), oi("oi"), u("u"), uo("uo"), ui("ui");
 
     if (s.layout == Layout::Inner) {
