@@ -354,11 +354,12 @@ TEST_CASE("cumulative ops: special values along inner and outer axes, both direc
 
 // Many rows: CUDA maps these onto other kernels (whole columns and the column
 // walk for 2000+ columns, the line walk for 512+ lines of 128+, a thread per
-// short row), which must treat special values alike.
+// short row), CPUs onto rows=whole (rows of 6) and rows=vectors (contiguous
+// rows of 48), which must treat special values alike.
 TEST_CASE("special values in many rows and columns", "[special]") {
     const uint32_t many = 17 * 128;
     for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
-        for (uint32_t length : {6u, 132u}) {
+        for (uint32_t length : {6u, 48u, 132u}) {
             for (const Layout &layout : layouts(many, length)) {
                 for (const auto &f : kFunctions) check_reduce(f.first, f.second, type, layout, length, rows_for(type), many);
             }
