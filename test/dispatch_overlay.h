@@ -5,7 +5,13 @@
 #include "test_device.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
+#ifdef _WIN32
+#include <process.h>
+#else
+#include <unistd.h>
+#endif
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -25,9 +31,20 @@ struct ScopedEnv {
 #endif
 };
 
-// `text` in a file of the temporary directory named hdml_test_<name>; its path.
+inline long process_id() {
+#ifdef _WIN32
+    return (long)_getpid();
+#else
+    return (long)getpid();
+#endif
+}
+
+// `text` in a file of the temporary directory named hdml_test_<pid>_<name>; its
+// path. The process id keeps suites that ctest runs at once (a suite and its
+// .threads4 twin) from rewriting each other's overlay while a device reads it.
 inline std::string write_temp(const std::string &name, const std::string &text) {
-    const std::string path = (std::filesystem::temp_directory_path() / ("hdml_test_" + name)).string();
+    const std::string file = "hdml_test_" + std::to_string(process_id()) + "_" + name;
+    const std::string path = (std::filesystem::temp_directory_path() / file).string();
     std::ofstream(path) << text;
     return path;
 }
@@ -41,9 +58,11 @@ inline std::string platform_variable() {
 
 // The overlay `json` (a params-file object) in force for one scope.
 struct ScopedDispatch {
+    std::string path;
     ScopedEnv env;
     ScopedDispatch(const std::string &name, const std::string &json)
-        : env(platform_variable(), write_temp(name, json)) {}
+        : path(write_temp(name, json)), env(platform_variable(), path) {}
+    ~ScopedDispatch() { std::remove(path.c_str()); }
 };
 
 }  // namespace hdml_test
