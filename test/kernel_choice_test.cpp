@@ -226,38 +226,30 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
     if (test_on_cuda()) return;
     const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
     {
-        const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_max_row": 1024}})");
-        ScopedEnv env(platform_variable(), path);
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_max_row": 1024}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1000}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1025}, {1}) == "hdml_reduce_float32_inner_sum" + p);
-        std::remove(path.c_str());
     }
     {  // 0: no multiple goes plain
-        const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_plain_multiple": 0}})");
-        ScopedEnv env(platform_variable(), path);
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_plain_multiple": 0}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 64}, {1}) == "hdml_reduce_int32_inner_sum_rows_whole" + p);
-        std::remove(path.c_str());
     }
     {  // rows=vectors over rows of 16..1000; none (max 0)
-        const std::string path = write_temp(
+        const ScopedDispatch overlay(
             "cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_min_row": 16, "reduce_row_vectors_max_row": 1000}})");
-        ScopedEnv env(platform_variable(), path);
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1000}, {1}) == "hdml_reduce_float32_inner_max_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F16, {64, 16}, {1}) == "hdml_reduce_float16_inner_max_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 15}, {1}) == "hdml_reduce_float32_inner_max_rows_whole" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1001}, {1}) == "hdml_reduce_float32_inner_max" + p);
-        std::remove(path.c_str());
     }
     {
-        const std::string path = write_temp("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_max_row": 0}})");
-        ScopedEnv env(platform_variable(), path);
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_max_row": 0}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
-        std::remove(path.c_str());
     }
 }
 
