@@ -41,11 +41,12 @@ void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, In &in
 template <typename In, typename Out>
 void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o,
                               const RowDomain &row, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
-                              const Target &target, std::optional<Var> word = std::nullopt) {
+                              const Target &target, std::optional<Var> word = std::nullopt,
+                              Expr plain_terms = Expr()) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     ReduceStages stages{output, reductions, input, i, o, row, layout, input.type(),
                         input.dim(0).stride(), input.dim(1).stride(), input.dim(2).stride(), input.dim(0).extent(),
-                        input.dim(1).extent(), input.dim(2).extent(), word};
+                        input.dim(1).extent(), input.dim(2).extent(), word, plain_terms};
     schedule_reduce(stages, mapping, tuning, target);
 }
 
@@ -177,7 +178,7 @@ public:
         const auto for_each_part = row_parts(row, i, o);
         Func acc("acc"), peak("peak");
         std::vector<Func> reductions;
-        Expr result;
+        Expr result, plain_terms;
 
         switch ((ReduceOp)op) {
         case ReduceOp::Sum: {
@@ -210,6 +211,7 @@ public:
             const Expr n = cast(acc_t, input.dim(1).extent() * per_load);
             result = select(finish == 1, result / n, finish == 2, sqrt(result), finish == 3, log_ieee(result), result);
             reductions = {acc};
+            plain_terms = element_map == 0;
             break;
         }
         case ReduceOp::Multiply: {
@@ -273,7 +275,8 @@ public:
         }
         }
         output(i, o) = convert.narrow(result, t);
-        finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target());
+        finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target(),
+                                 std::nullopt, plain_terms);
     }
 
     // Defines a reduction's update over each part of the row (RowDomain), from

@@ -77,7 +77,7 @@ HRESULT ReducingOperator::choose_kernels(Family family, const KernelParams &func
     std::string kernels = choice_.kernel->name;
     if (choice_.shape.packed) {
         // The input copied contiguously in pack_order (reduced dims innermost).
-        pack_shape_ = plan_copy(choice_.shape.packing_dims(in));
+        pack_shape_ = plan_copy(choice_.shape.packing_dims(in), copy_run_row(device.thresholds, element_size(in.type)));
         HDML_RETURN_IF_FAILED(
             require_kernel(device, Family::copy, KernelParams{}.with(uint_dtype(element_size(in.type))), what, &pack_kernel_));
         kernels = std::string(pack_kernel_->name) + " " + kernels;

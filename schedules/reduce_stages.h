@@ -31,6 +31,11 @@ struct ReduceStages {
     // ARGMAX/ARGMIN: output(word, i, o), words 0 and (64-bit indices) 1 of
     // an index. CPUs write them in separate passes; GPU threads write both.
     std::optional<Halide::Var> word;
+    // Where defined, the condition under which every term is the element
+    // itself (float SUM's element_map == 0, not |x| or x*x): CPU schedules
+    // specialise the stages that read the input on it, so SUM's loops carry
+    // no per-element selects of the function (SUM 1.01-1.33x at 2 threads).
+    Halide::Expr plain_terms;
 
     // The row's first (usually only) part: the domain of the first update.
     const Halide::RDom &r() const { return row.parts[0]; }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -286,6 +287,34 @@ TEST_CASE("SPLIT then JOIN in blocks of rows, every data type", "[split][join][b
     }
 }
 
+// A piece that is one long contiguous run is cut into rows for the copy
+// kernel's tasks (runtime/shape/copy.cpp; the copy_run_row_bytes threshold):
+// rows of 4 KiB and of 1024 elements (the floor), no cut (1 byte), and the
+// largest value an overlay takes (no cut: no run is twice as long).
+TEST_CASE("SPLIT then JOIN of contiguous pieces cut into rows, every data type", "[split][join][run_rows]") {
+    if (test_on_cuda()) return;  // a CPU threshold
+    std::mt19937 rng(test_seed());
+    for (const std::string bytes : {"1", "1024", "4096", "9223372036854775807"}) {
+        INFO("copy_run_row_bytes " << bytes);
+        const ScopedDispatch overlay("run_rows.json", R"({"dispatch": {"copy_run_row_bytes": )" + bytes + "}}");
+        for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
+            // Along axis 0 of a packed whole every piece is one run: 1-7 rows of 1024-3072 elements.
+            const std::vector<uint32_t> sizes = {2 + (uint32_t)(rng() % 6), 1024 * (1 + (uint32_t)(rng() % 3))};
+            std::vector<uint32_t> lengths;
+            for (uint32_t left = sizes[0]; left > 0;) {
+                const uint32_t len = 1 + rng() % left;
+                lengths.push_back(len);
+                left -= len;
+            }
+            auto packed = [](const std::vector<uint32_t> &) { return std::vector<uint32_t>{}; };
+            TestTensor whole(type, sizes, packed(sizes));
+            check_round_trip(whole, 0, lengths, packed, rng,
+                             std::string(short_name(type)) + " sizes " + shape_string(sizes) + " pieces " +
+                                 shape_string(lengths));
+        }
+    }
+}
+
 // Run by ctest as split_join_test.blocks_log, with HDML_VERBOSE=1: the log of
 // creating a SPLIT and a JOIN of the case above names their blocks.
 TEST_CASE("SPLIT and JOIN report their blocks of rows", "[.blocks_log]") {
@@ -305,6 +334,26 @@ TEST_CASE("SPLIT and JOIN report their blocks of rows", "[.blocks_log]") {
     // 24-byte rows of the whole: 2 per 48-byte block, 4 blocks (the last of one row).
     CHECK(log.find("DML_OPERATOR_SPLIT: the pieces move together in 4 blocks of 2 indices of dim 0") != std::string::npos);
     CHECK(log.find("DML_OPERATOR_JOIN: the pieces move together in 4 blocks of 2 indices of dim 0") != std::string::npos);
+}
+
+// The same for the rows a long contiguous piece is cut into: 16384 float32
+// elements in rows of 4 KiB (copy_run_row_bytes), and at the default 64 KiB
+// not cut (a run must be twice a row).
+TEST_CASE("SPLIT reports the rows its contiguous pieces are cut into", "[.blocks_log]") {
+    REQUIRE(std::getenv("HDML_VERBOSE") != nullptr);
+    TestTensor whole(F32, {2, 16384});
+    std::vector<TestTensor> pieces = {TestTensor(F32, {1, 16384}), TestTensor(F32, {1, 16384})};
+    auto d = descs(pieces);
+    DML_SPLIT_OPERATOR_DESC split{&whole.desc, 2, d.data(), 0};
+    for (const bool cut : {true, false}) {
+        INFO("cut " << cut);
+        std::optional<ScopedDispatch> overlay;
+        if (cut) overlay.emplace("run_rows.json", R"({"dispatch": {"copy_run_row_bytes": 4096}})");
+        Runner runner;
+        const std::string log = stderr_of([&] { CHECK(runner.create(DML_OPERATOR_SPLIT, &split) == S_OK); });
+        INFO(log);
+        CHECK(log.find(cut ? "; x{1024, strides 1/1}, y{16}," : "; x{16384, strides 1/1}, y{1},") != std::string::npos);
+    }
 }
 
 TEST_CASE("SPLIT and JOIN validation rules", "[split][join][validation]") {

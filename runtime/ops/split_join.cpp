@@ -28,10 +28,12 @@ struct PieceMove {
     std::optional<CopyShape> words;
 };
 
-PieceMove plan_move(const std::vector<Dim> &dims, uint32_t esize) {
-    PieceMove move{plan_copy(dims), std::nullopt};
+PieceMove plan_move(const std::vector<Dim> &dims, uint32_t esize, const DispatchThresholds &thresholds) {
+    PieceMove move{plan_copy(dims, copy_run_row(thresholds, esize)), std::nullopt};
     std::vector<Dim> words;
-    if (esize < kWordBytes && widen_elements(dims, kWordBytes / esize, &words)) move.words = plan_copy(words);
+    if (esize < kWordBytes && widen_elements(dims, kWordBytes / esize, &words)) {
+        move.words = plan_copy(words, copy_run_row(thresholds, kWordBytes));
+    }
     return move;
 }
 
@@ -77,7 +79,7 @@ public:
         kernel_names = kernel_->name;
         uint64_t offset = 0;
         for (size_t k = 0; k < pieces.size(); ++k) {
-            moves_.push_back(plan_move(piece_dims(whole, pieces[k]), esize_));
+            moves_.push_back(plan_move(piece_dims(whole, pieces[k]), esize_, device.thresholds));
             whole_offsets_.push_back(must_mul<int64_t>(offset, whole.strides[axis]));
             log_verbose(format("%s: piece %zu: kernel %s; %s%s", name, k, kernel_->name,
                                moves_.back().elements.describe().c_str(),
@@ -155,9 +157,9 @@ private:
             std::vector<Dim> dims = piece_dims(whole, piece);
             blocks_.piece_steps.push_back(must_mul<int64_t>(rows, piece.strides[*dim]));
             dims[*dim].extent = rows;
-            blocks_.full.push_back(plan_move(dims, esize_));
+            blocks_.full.push_back(plan_move(dims, esize_, device.thresholds));
             dims[*dim].extent = extent - (count - 1) * rows;
-            blocks_.last.push_back(plan_move(dims, esize_));
+            blocks_.last.push_back(plan_move(dims, esize_, device.thresholds));
         }
         log_verbose(format("%s: the pieces move together in %lld blocks of %lld indices of dim %u", name,
                            (long long)count, (long long)rows, *dim));

@@ -5,14 +5,16 @@
 
 namespace hdml {
 
-CopyShape plan_copy(const std::vector<Dim> &dims) {
+CopyShape plan_copy(const std::vector<Dim> &dims, int64_t run_row) {
     std::vector<Dim> rest = canonical_dims(dims);
     CopyShape shape;
     shape.x = take_dim(rest, any_dim, [](const Dim &a, const Dim &b) { return a.out_stride < b.out_stride; });
-    if (rest.empty() && shape.x.extent >= (1 << 17)) {
+    if (rest.empty() && run_row >= 1024 && shape.x.extent / 2 >= run_row) {
         // One long contiguous run: cut it into rows so the kernel can spread
         // them over cores (a power-of-two row length that divides it exactly).
-        for (int64_t row = 1 << 16; row >= 1024; row /= 2) {
+        int64_t longest_row = 1024;
+        while (longest_row <= run_row / 2) longest_row *= 2;  // <= run_row <= extent / 2: no overflow
+        for (int64_t row = longest_row; row >= 1024; row /= 2) {
             if (shape.x.extent % row != 0) continue;
             Dim rows;
             rows.extent = shape.x.extent / row;
@@ -27,6 +29,11 @@ CopyShape plan_copy(const std::vector<Dim> &dims) {
     shape.z = take_dim(rest, any_dim, larger_extent);
     shape.loops = rest;
     return shape;
+}
+
+int64_t copy_run_row(const DispatchThresholds &thresholds, uint32_t element_bytes) {
+    const int64_t bytes = thresholds.copy_run_row_bytes;
+    return bytes < 0 ? kDefaultCopyRunRow : bytes / element_bytes;
 }
 
 std::string CopyShape::describe() const {

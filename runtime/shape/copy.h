@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/shape/dims.h"
+#include "runtime/variants/thresholds.h"
 
 #include <string>
 #include <vector>
@@ -16,7 +17,17 @@ struct CopyShape {
     std::string describe() const;
 };
 
-// Dims outermost first (in_stride, out_stride; role kept).
-CopyShape plan_copy(const std::vector<Dim> &dims);
+// Elements per row a long contiguous run is cut into where no threshold says.
+constexpr int64_t kDefaultCopyRunRow = 1 << 16;
+
+// Dims outermost first (in_stride, out_stride; role kept). A lone contiguous
+// run of at least twice `run_row` (>= 1024) elements becomes rows of the
+// longest power of two <= run_row (and >= 1024) that divides it: the kernel's
+// tasks are rows_per_task of them.
+CopyShape plan_copy(const std::vector<Dim> &dims, int64_t run_row = kDefaultCopyRunRow);
+
+// run_row for elements of `element_bytes` from the copy_run_row_bytes
+// threshold (CPUs; the default elsewhere).
+int64_t copy_run_row(const DispatchThresholds &thresholds, uint32_t element_bytes);
 
 }  // namespace hdml

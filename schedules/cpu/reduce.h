@@ -130,17 +130,22 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
             .parallel(t)
             .vectorize(ii, lanes, TailStrategy::GuardWithIf);
         // Dense vector loads where columns are contiguous.
-        Stage accumulate = partial.update();
-        Stage one_tile = accumulate.specialize(s.i_extent <= tile);
-        one_tile.reorder(s.i, ri, c, s.o).fuse(c, s.o, t).parallel(t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-        one_tile.specialize(s.i_stride == 1);
-        accumulate.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
-            .reorder(ii, ri, it, c, s.o)
-            .fuse(it, c, itc)
-            .fuse(itc, s.o, t)
-            .parallel(t)
-            .vectorize(ii, lanes, TailStrategy::GuardWithIf);
-        accumulate.specialize(s.i_stride == 1);
+        auto schedule_accumulate = [&](Stage accumulate) {
+            Stage one_tile = accumulate.specialize(s.i_extent <= tile);
+            one_tile.reorder(s.i, ri, c, s.o).fuse(c, s.o, t).parallel(t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            one_tile.specialize(s.i_stride == 1);
+            accumulate.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
+                .reorder(ii, ri, it, c, s.o)
+                .fuse(it, c, itc)
+                .fuse(itc, s.o, t)
+                .parallel(t)
+                .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+            accumulate.specialize(s.i_stride == 1);
+        };
+        // Computed at root, outside the output's specialisation on plain_terms:
+        // its own, checked first.
+        if (s.plain_terms.defined()) schedule_accumulate(partial.update().specialize(s.plain_terms));
+        schedule_accumulate(partial.update());
         // The merge: the last reduction's in the output's task; an earlier
         // one's (LOG_SUM_EXP's max, which the sum's partials read) in tasks
         // of its own before them.
@@ -163,8 +168,8 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
     }
 }
 
-inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
-                                const Halide::Target &target) {
+inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
+                                 const Halide::Target &target) {
     using namespace Halide;
     const int lanes = target.natural_vector_size(s.input_type.bits() > 32 ? s.input_type : Float(32));
     _halide_user_assert(m.rows != RowMapping::Lanes && m.columns == ColumnMapping::Split && m.vector_bytes == 0 &&
@@ -233,6 +238,16 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
     } else {
         schedule_outer_cpu(s, p, lanes);
     }
+}
+
+inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
+                                const Halide::Target &target) {
+    schedule_mapping_cpu(s, m, p, target);
+    // Last, so it copies the output's whole schedule; stages computed inside
+    // the output's loops see the condition and drop their selects. (The outer
+    // layout's terms are its partials', computed at root: they specialise
+    // on it themselves.)
+    if (s.plain_terms.defined() && s.layout == Layout::Inner) s.output.specialize(s.plain_terms);
 }
 
 }  // namespace hdml
