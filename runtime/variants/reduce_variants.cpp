@@ -107,18 +107,21 @@ std::string inner_shuffles(const ReduceQuery &q) {
     return q.shape.outer_layout ? "outer layout" : shuffles(q);
 }
 
-// rows=whole kernels reduce whole vectors of rows, a task's last vector
-// shifted back over rows already done: a call needs a vector of rows, at most
-// 16 (AVX-512's float32 lanes).
-constexpr int64_t kWholeRowsMinRows = 16;
+// rows=whole and rows=vectors kernels reduce whole vectors of rows, a task's
+// last vector shifted back over rows already done: a call needs a vector of
+// rows, at most 16 (AVX-512's float32 lanes).
+constexpr int64_t kVectorOfRows = 16;
+
+std::string vectors_of_rows(const ReduceShape &s) {
+    if (s.o.extent >= kVectorOfRows) return "";
+    return format("%lld rows per call, fewer than a vector of rows (%lld)", (long long)s.o.extent,
+                  (long long)kVectorOfRows);
+}
 
 std::string whole_rows(const ReduceQuery &q) {
     const ReduceShape &s = q.shape;
     if (s.outer_layout) return "outer layout";
-    if (s.o.extent < kWholeRowsMinRows) {
-        return format("%lld rows per call, fewer than a vector of rows (%lld)", (long long)s.o.extent,
-                      (long long)kWholeRowsMinRows);
-    }
+    if (std::string why = vectors_of_rows(s); !why.empty()) return why;
     if (s.r.extent > q.limits->reduce_whole_rows_max_row) {
         return format("rows of %lld, longer than reduce_whole_rows_max_row %lld", (long long)s.r.extent,
                       (long long)q.limits->reduce_whole_rows_max_row);
@@ -135,17 +138,13 @@ std::string whole_rows(const ReduceQuery &q) {
 }
 
 // rows=vectors kernels take contiguous rows (the kernel reads them in dense
-// vectors; it is built for float types only) and, like rows=whole, whole
-// vectors of rows.
+// vectors; it is built for float types only).
 std::string row_vectors(const ReduceQuery &q) {
     const ReduceShape &s = q.shape;
     const DispatchThresholds &t = *q.limits;
     if (s.outer_layout) return "outer layout";
     if (s.r.in_stride != 1) return "rows not contiguous";
-    if (s.o.extent < kWholeRowsMinRows) {
-        return format("%lld rows per call, fewer than a vector of rows (%lld)", (long long)s.o.extent,
-                      (long long)kWholeRowsMinRows);
-    }
+    if (std::string why = vectors_of_rows(s); !why.empty()) return why;
     if (s.r.extent < t.reduce_row_vectors_min_row || s.r.extent > t.reduce_row_vectors_max_row) {
         return format("rows of %lld, outside reduce_row_vectors_min_row..max_row [%lld, %lld]", (long long)s.r.extent,
                       (long long)t.reduce_row_vectors_min_row, (long long)t.reduce_row_vectors_max_row);

@@ -25,7 +25,7 @@ inline Halide::Expr granules_per_task(const ReduceStages &s, const ReduceTuning 
 // The output of rows=whole and rows=vectors: vectors of rows (the rows'
 // loop vectorised), in parallel tasks of granules_per_task vectors; the last
 // vector shifts back over rows already done (ShiftInwards), so calls need at
-// least a vector of rows (kWholeRowsMinRows in runtime/variants/reduce_variants.cpp).
+// least a vector of rows (kVectorOfRows in runtime/variants/reduce_variants.cpp).
 // Returns the loop over a task's vectors of rows, where the reductions go.
 inline Halide::Var split_vectors_of_rows(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
