@@ -289,12 +289,14 @@ TEST_CASE("SPLIT then JOIN in blocks of rows, every data type", "[split][join][b
 
 // A piece that is one long contiguous run is cut into rows for the copy
 // kernel's tasks (runtime/shape/copy.cpp; the copy_run_row_bytes threshold):
-// rows of 4 KiB and of 1024 elements (the floor), no cut (1 byte), and the
-// largest value an overlay takes (no cut: no run is twice as long).
+// rows of 1, 4 and 8 KiB (at the 1024-element floor for 8-, 32- and 64-bit
+// elements, longer rows for narrower ones, none for wider ones), no cut
+// (1 byte), and the largest value an overlay takes (no cut: no run is twice
+// as long).
 TEST_CASE("SPLIT then JOIN of contiguous pieces cut into rows, every data type", "[split][join][run_rows]") {
     if (test_on_cuda()) return;  // a CPU threshold
     std::mt19937 rng(test_seed());
-    for (const std::string bytes : {"1", "1024", "4096", "9223372036854775807"}) {
+    for (const std::string bytes : {"1", "1024", "4096", "8192", "9223372036854775807"}) {
         INFO("copy_run_row_bytes " << bytes);
         const ScopedDispatch overlay("run_rows.json", R"({"dispatch": {"copy_run_row_bytes": )" + bytes + "}}");
         for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
