@@ -185,14 +185,20 @@ void check_round_trip(TestTensor &whole, uint32_t axis, const std::vector<uint32
 
 // check_round_trip of a whole of `sizes` cut along `axis` into uneven pieces,
 // all with random strides.
-void check_random_round_trip(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes, uint32_t axis,
-                             std::mt19937 &rng) {
-    std::vector<uint32_t> lengths;  // summing to the axis size
-    for (uint32_t left = sizes[axis]; left > 0;) {
+// Random piece lengths, each at least 1, summing to `total`.
+std::vector<uint32_t> random_lengths(uint32_t total, std::mt19937 &rng) {
+    std::vector<uint32_t> lengths;
+    for (uint32_t left = total; left > 0;) {
         const uint32_t len = 1 + rng() % left;
         lengths.push_back(len);
         left -= len;
     }
+    return lengths;
+}
+
+void check_random_round_trip(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes, uint32_t axis,
+                             std::mt19937 &rng) {
+    const std::vector<uint32_t> lengths = random_lengths(sizes[axis], rng);
     TestTensor whole(type, sizes, random_strides(sizes, rng, false));
     const std::string label = std::string(short_name(type)) + " sizes " + shape_string(sizes) + " axis " +
                               std::to_string(axis) + " pieces " + shape_string(lengths) + " (seed " +
@@ -302,12 +308,7 @@ TEST_CASE("SPLIT then JOIN of contiguous pieces cut into rows, every data type",
         for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
             // Along axis 0 of a packed whole every piece is one run: 1-7 rows of 1024-3072 elements.
             const std::vector<uint32_t> sizes = {2 + (uint32_t)(rng() % 6), 1024 * (1 + (uint32_t)(rng() % 3))};
-            std::vector<uint32_t> lengths;
-            for (uint32_t left = sizes[0]; left > 0;) {
-                const uint32_t len = 1 + rng() % left;
-                lengths.push_back(len);
-                left -= len;
-            }
+            const std::vector<uint32_t> lengths = random_lengths(sizes[0], rng);
             auto packed = [](const std::vector<uint32_t> &) { return std::vector<uint32_t>{}; };
             TestTensor whole(type, sizes, packed(sizes));
             check_round_trip(whole, 0, lengths, packed, rng,
