@@ -42,11 +42,11 @@ template <typename In, typename Out>
 void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o,
                               const RowDomain &row, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
                               const Target &target, std::optional<Var> word = std::nullopt,
-                              Expr plain_terms = Expr()) {
+                              Expr plain_terms = Expr(), std::optional<ZeroSumSigns> zero_sum_signs = std::nullopt) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     ReduceStages stages{output, reductions, input, i, o, row, layout, input.type(),
                         input.dim(0).stride(), input.dim(1).stride(), input.dim(2).stride(), input.dim(0).extent(),
-                        input.dim(1).extent(), input.dim(2).extent(), word, plain_terms};
+                        input.dim(1).extent(), input.dim(2).extent(), word, plain_terms, zero_sum_signs};
     schedule_reduce(stages, mapping, tuning, target);
 }
 
@@ -177,6 +177,7 @@ public:
         const RowDomain row = row_domain(input.dim(1).extent(), layout, mapping, tuning, get_target(), t);
         const auto for_each_part = row_parts(row, i, o);
         Func acc("acc"), peak("peak");
+        std::optional<ZeroSumSigns> zero_sum_signs;
         std::vector<Func> reductions;
         Expr result, plain_terms;
 
@@ -198,16 +199,28 @@ public:
             // its identity, +0.0, so a sum of only -0.0 would be +0.0. A zero
             // sum of elements whose sign bits are all set (the top bit of the
             // minimum of sign_at_top) can only come from -0.0s: it is -0.0.
-            const Type sign_t = sum_sign_type(layout, get_target(), t);
-            acc(i, o) = Tuple(cast(acc_t, 0), all_ones(sign_t));
-            auto sign = [&](const Expr &x) { return sign_at_top(x, sign_t); };
-            for_each_part([&](const std::vector<Expr> &xs) {
-                acc(i, o) = Tuple(acc(i, o)[0] + combine_terms(xs, term, add),
-                                  min(acc(i, o)[1], combine_terms(xs, sign, minimum)));
-            });
-            const Expr all_signs_set = acc(i, o)[1] >= top_bit(sign_t);
-            const Expr negative_zero_sum = element_map == 0 && acc(i, o)[0] == cast(acc_t, 0) && all_signs_set;
-            result = select(negative_zero_sum, negative_zero(acc_t), acc(i, o)[0]);
+            if (get_target().has_gpu_feature() || mapping.rows == RowMapping::Whole) {
+                // GPUs, and CPUs' rows=whole (a row to a vector lane), carry the
+                // sign minimum beside the sum: a pair in registers.
+                const Type sign_t = sum_sign_type(get_target(), t);
+                acc(i, o) = Tuple(cast(acc_t, 0), all_ones(sign_t));
+                auto sign = [&](const Expr &x) { return sign_at_top(x, sign_t); };
+                for_each_part([&](const std::vector<Expr> &xs) {
+                    acc(i, o) = Tuple(acc(i, o)[0] + combine_terms(xs, term, add),
+                                      min(acc(i, o)[1], combine_terms(xs, sign, minimum)));
+                });
+                const Expr all_signs_set = acc(i, o)[1] >= top_bit(sign_t);
+                result = select(element_map == 0 && acc(i, o)[0] == cast(acc_t, 0) && all_signs_set,
+                                negative_zero(acc_t), acc(i, o)[0]);
+            } else {
+                // Other CPU mappings sum alone (the pair cost SUM 1.1-1.5x at
+                // 16 threads) and read the signs again only where they can matter.
+                acc(i, o) = cast(acc_t, 0);
+                for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
+                zero_sum_signs = signs_of_zero_sums(acc, i, o);
+                result = select(element_map == 0 && acc(i, o) == cast(acc_t, 0) && zero_sum_signs->all_negative,
+                                negative_zero(acc_t), acc(i, o));
+            }
             const Expr n = cast(acc_t, input.dim(1).extent() * per_load);
             result = select(finish == 1, result / n, finish == 2, sqrt(result), finish == 3, log_ieee(result), result);
             reductions = {acc};
@@ -276,7 +289,46 @@ public:
         }
         output(i, o) = convert.narrow(result, t);
         finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target(),
-                                 std::nullopt, plain_terms);
+                                 std::nullopt, plain_terms, zero_sum_signs);
+    }
+
+    // The minimum of sign_at_top over row (i, o) of the plain terms where
+    // their sum `sum` is zero and the row's first element is negative (-0.0
+    // sums start so; a zero sum of +0.0s costs one more load), else the first
+    // element's alone. Rows are walked in blocks (ZeroSumSigns) whose condition
+    // does not change along the rows, so a block that fails it costs one
+    // compare (the walk is unswitched).
+    ZeroSumSigns signs_of_zero_sums(Func sum, Var i, Var o) {
+        const Type t = halide_type_of(dtype), sign_t = UInt(t.bits());
+        ZeroSumSigns z;
+        z.columns = layout == Layout::Outer ? ZeroSumSigns::kOuterColumns : 1;
+        // Column k of block b, clamped into the input: the last block may pass its end.
+        const Expr column = clamp(z.b * z.columns + z.k, input.dim(0).min(), input.dim(0).max());
+        auto signs_at = [&](const Expr &c, const Expr &r) {
+            auto sign = [&](const Expr &x) { return sign_at_top(x, sign_t); };
+            return combine_terms(step_elements(input, mapping, t, c, r, o), sign, minimum);
+        };
+        auto starts_a_negative_zero_sum = [&](const Expr &c) {
+            return sum(c, o) == 0 && signs_at(c, 0) >= top_bit(sign_t);
+        };
+        Expr walk;
+        if (z.columns == 1) {
+            walk = starts_a_negative_zero_sum(column);
+        } else {
+            RDom in_block(0, z.columns, "in_block");
+            const Expr c = clamp(z.b * z.columns + in_block, input.dim(0).min(), input.dim(0).max());
+            z.blocks = Func("zero_sum_blocks");
+            z.blocks(z.b, o) = cast<uint8_t>(0);
+            z.blocks(z.b, o) = max(z.blocks(z.b, o), cast<uint8_t>(starts_a_negative_zero_sum(c)));
+            walk = z.blocks(z.b, o) != 0;
+        }
+        z.rest = RDom(1, input.dim(1).extent() - 1, "rest");
+        z.rest.where(element_map == 0 && walk);
+        z.signs = Func("zero_sum_signs");
+        z.signs(z.k, z.b, o) = signs_at(column, 0);
+        z.signs(z.k, z.b, o) = min(z.signs(z.k, z.b, o), signs_at(column, z.rest));
+        z.all_negative = z.signs(i % z.columns, i / z.columns, o) >= top_bit(sign_t);
+        return z;
     }
 
     // Defines a reduction's update over each part of the row (RowDomain), from

@@ -157,14 +157,11 @@ inline bool merges_in_shuffles(const ReduceMapping &m, const Halide::Target &tar
     return true;
 }
 
-// The type of float sums' sign minimum (reduce_generator.cpp): as wide as the
-// data where partial results stay in registers (the bits themselves, one vector
-// min); 8 bits in a CPU's outer layout, whose partial rows stream through L1
-// (32 bits there cost SUM outer 45%); at least 32 on GPUs (warp shuffles' width).
-inline Halide::Type sum_sign_type(Layout layout, const Halide::Target &target, const Halide::Type &data) {
-    using namespace Halide;
-    if (target.has_gpu_feature()) return UInt(std::max(32, data.bits()));
-    return layout == Layout::Outer ? UInt(8) : UInt(data.bits());
+// The type of a float sum's sign minimum, where the sum carries one
+// (reduce_generator.cpp): the data's bits on CPUs, at least 32 bits on GPUs
+// (warp shuffles' width).
+inline Halide::Type sum_sign_type(const Halide::Target &target, const Halide::Type &data) {
+    return Halide::UInt(target.has_gpu_feature() ? std::max(32, data.bits()) : data.bits());
 }
 
 // Elements per vector load of a vector_bytes kernel, checked: a whole number

@@ -12,6 +12,26 @@
 
 namespace hdml {
 
+// CPU float SUM's second read (rows=whole aside: it carries the signs in a
+// pair) of rows whose sum is zero and whose first element is negative (only
+// -0.0s sum to -0.0, and rfactor starts sums at +0.0): signs(k, b, o) is the
+// minimum of sign_at_top over the row of column
+// b * columns + k, walked (`rest`: elements 1..) only where blocks(b, o) says
+// a column of the block needs it, so one walk reads a block's rows with
+// vector loads (outer layout: columns side by side); the inner layout's
+// blocks are single rows, their condition in `rest` itself.
+struct ZeroSumSigns {
+    // A multiple of every CPU's vector and a divisor of the outer layout's
+    // output tasks (16 vectors), so a block lies in one task. 16 columns
+    // (a 64-byte line of float32 a row) ran a walk 4x slower than the sum.
+    static constexpr int kOuterColumns = 64;
+    int columns = 1;
+    Halide::Func signs, blocks;  // blocks: (b, o), defined where columns > 1
+    Halide::Var k{"k"}, b{"b"};
+    Halide::RDom rest;
+    Halide::Expr all_negative;  // at the output's (i, o)
+};
+
 // Every reduction is defined as
 //   f(i, o) = init;  f(i, o) = combine(f(i, o), g(input(i, r, o)))
 // and later reductions may read earlier ones at (i, o) (LOG_SUM_EXP reads the max).
@@ -36,6 +56,8 @@ struct ReduceStages {
     // specialise the stages that read the input on it, so SUM's loops carry
     // no per-element selects of the function (SUM 0.97-1.33x at 2 threads).
     Halide::Expr plain_terms;
+    // CPU float SUM: the signs of zero sums, read again (see ZeroSumSigns).
+    std::optional<ZeroSumSigns> zero_sum_signs;
 
     // The row's first (usually only) part: the domain of the first update.
     const Halide::RDom &r() const { return row.parts[0]; }

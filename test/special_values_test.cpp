@@ -58,6 +58,11 @@ std::vector<Row> rows_for(DML_TENSOR_DATA_TYPE type) {
         {"negative overflowing", {-big, -big, -big}},
         {"all -inf", {-kInf}},
         {"-0 with negatives", {-1, -0.0f, -2}},
+        // Zero sums whose signs CPUs read again (signs_of_zero_sums): a +0
+        // first, a +0 past the first three, cancelling terms from a negative.
+        {"+0 then -0s", {0.0f, -0.0f, -0.0f}},
+        {"-0s then a +0", {-0.0f, -0.0f, -0.0f, 0.0f}},
+        {"cancelling", {-1, 1}},
     };
 }
 
@@ -349,6 +354,35 @@ TEST_CASE("ARGMAX/ARGMIN operators: NaN, ±0 and ties in both directions", "[spe
 TEST_CASE("cumulative ops: special values along inner and outer axes, both directions, exclusive too", "[special]") {
     for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
         for (uint32_t length : {6u, 1026u}) check_scans(type, (uint32_t)rows_for(type).size(), length);
+    }
+}
+
+// Zero sums of long rows of -0.0 (CPUs read their signs again: a row's
+// blocks of 16384 elements in parallel where rows are few, as for all axes;
+// the outer layout a block of columns at a time): -0.0 only where every
+// element is -0.0, however far in the +0.0 or the cancelling term lies.
+TEST_CASE("float sums of long rows of -0.0: -0.0 only where every element is", "[special]") {
+    const uint32_t length = 70000;
+    auto negative_zeros_but = [length](std::vector<std::pair<uint32_t, float>> others) {
+        std::vector<float> v(length, -0.0f);
+        for (const auto &[k, x] : others) v[k] = x;
+        return v;
+    };
+    const std::vector<Row> rows = {
+        {"all -0", negative_zeros_but({})},
+        {"-0s, a +0 last", negative_zeros_but({{length - 1, 0.0f}})},
+        {"-0s, a +0 in a middle block", negative_zeros_but({{length / 2, 0.0f}})},
+        {"cancelling from a negative first", negative_zeros_but({{0, -1.0f}, {length - 1, 1.0f}})},
+    };
+    const Layout all_axes{"all axes", {2, length / 2}, {0, 1}, [length](uint32_t, uint32_t k) {
+                              return std::vector<uint32_t>{k / (length / 2), k % (length / 2)};
+                          }};
+    for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+        for (const Layout &layout : layouts((uint32_t)rows.size(), length)) {
+            check_reduce(DML_REDUCE_FUNCTION_SUM, "SUM", type, layout, length, rows, (uint32_t)rows.size());
+            check_reduce(DML_REDUCE_FUNCTION_AVERAGE, "AVERAGE", type, layout, length, rows, (uint32_t)rows.size());
+        }
+        for (const Row &row : rows) check_reduce(DML_REDUCE_FUNCTION_SUM, "SUM", type, all_axes, length, {row}, 1);
     }
 }
 

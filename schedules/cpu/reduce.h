@@ -40,6 +40,48 @@ inline Halide::Var split_vectors_of_rows(ReduceStages &s, const ReduceTuning &p,
     return oi;
 }
 
+// Float SUM's zero_sum_signs, where defined: inside the output's loop `at`
+// (a row, a vector of rows, a task of `task_columns` columns), each walk a
+// vector at a time: a row's elements (inner layout), a block's columns
+// (outer). Where `few_rows` holds (the inner layout's all-axes case), a row's
+// walk is cut into kWalkTasks parallel tasks: on one core it ran 20x slower
+// than the sum. Halide puts the walk's condition around the tasks' launch, so
+// a row that needs no walk launches none. Every buffer has a constant size,
+// so it lives on the stack: a heap buffer a row cost float16 SUM 17%.
+inline void compute_zero_sum_signs_at(ReduceStages &s, Halide::Var at, int lanes,
+                                      const Halide::Expr &few_rows = Halide::Expr(), int task_columns = 0) {
+    using namespace Halide;
+    constexpr int kWalkTasks = 16;
+    if (!s.zero_sum_signs) return;
+    ZeroSumSigns &z = *s.zero_sum_signs;
+    z.signs.compute_at(s.output, at);
+    if (z.blocks.defined()) {
+        // A task's columns span at most one block more than they fill.
+        const int task_blocks = task_columns / z.columns + 1;
+        z.blocks.compute_at(s.output, at).bound_extent(z.b, task_blocks);
+        z.signs.bound_extent(z.b, task_blocks).vectorize(z.k);
+        z.signs.update().reorder(z.k, z.rest.x, z.b).vectorize(z.k);
+        return;
+    }
+    Stage walk = z.signs.update();
+    if (few_rows.defined()) {
+        RVar rb("rb"), ri("ri"), rio("rio"), rii("rii");
+        Var block("block"), u("u");
+        const Expr task_elements = (s.r_extent + kWalkTasks - 1) / kWalkTasks;  // rest has r_extent - 1
+        // rfactor before any other directive on the stage: it rebuilds the stage's loops.
+        Func blocks = walk.specialize(few_rows).split(z.rest.x, rb, ri, task_elements, TailStrategy::GuardWithIf).rfactor(rb, block);
+        Func block_lanes = blocks.update().split(ri, rio, rii, lanes, TailStrategy::GuardWithIf).rfactor(rii, u);
+        blocks.compute_at(s.output, at).bound_extent(block, kWalkTasks);
+        blocks.update().parallel(block);
+        block_lanes.compute_at(blocks, block).vectorize(u);
+        Stage lanes_walk = block_lanes.update();
+        lanes_walk.reorder(u, rio).vectorize(u);
+        lanes_walk.specialize(s.r_stride == 1);  // dense vector loads
+    }
+    walk.atomic().vectorize(z.rest.x, lanes);
+    walk.specialize(s.r_stride == 1);
+}
+
 // Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
 // and horizontal sums would cost more than its elements, so each row gets a
 // vector lane of its own and walks its elements (one strided load per lane
@@ -48,6 +90,7 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
     const Var oi = split_vectors_of_rows(s, p, lanes);
+    compute_zero_sum_signs_at(s, oi, lanes);
     for (Func f : s.reductions) {
         f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
         Stage update = f.update();
@@ -75,6 +118,7 @@ inline void schedule_row_vectors_cpu(ReduceStages &s, const ReduceTuning &p, int
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=vectors is built for the inner layout only";
     const Var oi = split_vectors_of_rows(s, p, lanes);
+    compute_zero_sum_signs_at(s, oi, lanes);
     Var u("u");
     for (Func f : s.reductions) {
         RVar step("step"), lane("lane");
@@ -114,6 +158,7 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
         .parallel(t)
         .vectorize(ii, lanes, TailStrategy::GuardWithIf);
     s.output.specialize(s.i_stride == 1);
+    compute_zero_sum_signs_at(s, t, lanes, Expr(), merge_tile);
     for (Func f : s.reductions) {
         RVar ro("ro"), ri("ri");
         Func partial = f.update().split(s.r(), ro, ri, chunk_rows, TailStrategy::GuardWithIf).rfactor(ro, c);
@@ -196,6 +241,11 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
         Var c("c");
         // ARGMAX/ARGMIN's words (innermost, the default) are written by the task that found the index.
         s.output.split(s.o, oo, oi, granules_per_task(s, p, 1), TailStrategy::GuardWithIf).parallel(oo);
+        const int chunk = s.row.chunk;
+        const Expr steps = s.r_extent / chunk;
+        const int block_steps = std::max(1, (int)p.block_elements / chunk);
+        const Expr several_blocks = s.o_extent < p.min_parallel_rows && steps > block_steps;
+        compute_zero_sum_signs_at(s, oi, lanes, several_blocks);
         // Reductions that read the row again (LOG_SUM_EXP's sum after its
         // max, 64-bit ARGMAX's index after its value) run over groups of
         // rows of about block_elements, so the second pass finds the rows in
@@ -207,10 +257,7 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
             s.output.split(oi, og, oi, group_rows, TailStrategy::GuardWithIf);
             at = og;
         }
-        const int chunk = s.row.chunk;
         const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y;
-        const Expr steps = s.r_extent / chunk;
-        const int block_steps = std::max(1, (int)p.block_elements / chunk);
         for (Func f : s.reductions) {
             RVar rb("rb"), rs("rs"), rio("rio"), rii("rii");
             const Expr block = max(1, select(s.o_extent >= p.min_parallel_rows, steps, min(steps, block_steps)));
@@ -222,7 +269,6 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
             blocks.compute_at(s.output, at).bound(c, 0, max(1, (steps + block - 1) / block));
             Stage row_blocks = blocks.update();
             row_blocks.split(lane, rio, rii, lanes).atomic().vectorize(rii).reorder(rii, rio, s.i, c, s.o);
-            const Expr several_blocks = s.o_extent < p.min_parallel_rows && steps > block_steps;
             row_blocks.specialize(s.r_stride == 1 && several_blocks).parallel(c);
             row_blocks.specialize(s.r_stride == 1);
             row_blocks.specialize(several_blocks).parallel(c);
