@@ -89,8 +89,7 @@ inline void compute_zero_sum_signs_at(ReduceStages &s, Halide::Var at, int lanes
 inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
-    const Var oi = split_vectors_of_rows(s, p, lanes);
-    compute_zero_sum_signs_at(s, oi, lanes);
+    const Var oi = split_vectors_of_rows(s, p, lanes);  // float SUM: signs in a pair, no zero_sum_signs
     for (Func f : s.reductions) {
         f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
         Stage update = f.update();
