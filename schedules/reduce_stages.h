@@ -15,11 +15,11 @@ namespace hdml {
 // CPU float SUM's second read (rows=whole aside: it carries the signs in a
 // pair) of rows whose sum is zero and whose first element is negative (only
 // -0.0s sum to -0.0, and rfactor starts sums at +0.0): signs(k, b, o) is the
-// minimum of sign_at_top over the row of column
-// b * columns + k, walked (`rest`: elements 1..) only where blocks(b, o) says
-// a column of the block needs it, so one walk reads a block's rows with
-// vector loads (outer layout: columns side by side); the inner layout's
-// blocks are single rows, their condition in `rest` itself.
+// minimum of sign_at_top over the row of column b * columns + k, walked
+// (`rest`: elements 1..) only where blocks(b, o) says a column of the block
+// needs it, so one walk reads a block's rows with vector loads (outer layout:
+// columns side by side); the inner layout's blocks are single rows, their
+// condition in `rest` itself.
 struct ZeroSumSigns {
     // A multiple of every CPU's vector and a divisor of the outer layout's
     // output tasks (16 vectors), so a block lies in one task. The walk is

@@ -357,10 +357,10 @@ TEST_CASE("cumulative ops: special values along inner and outer axes, both direc
     }
 }
 
-// Zero sums of long rows of -0.0 (CPUs read their signs again: a row's
-// blocks of 16384 elements in parallel where rows are few, as for all axes;
-// the outer layout a block of columns at a time): -0.0 only where every
-// element is -0.0, however far in the +0.0 or the cancelling term lies.
+// Zero sums of long rows of -0.0 (CPUs read their signs again: a row in 16
+// parallel tasks where rows are few, as for all axes; the outer layout a
+// block of columns at a time): -0.0 only where every element is -0.0,
+// however far in the +0.0 or the cancelling term lies.
 TEST_CASE("float sums of long rows of -0.0: -0.0 only where every element is", "[special]") {
     const uint32_t length = 70000;
     auto negative_zeros_but = [length](std::vector<std::pair<uint32_t, float>> others) {
