@@ -77,15 +77,20 @@ inline int scan_segment_chunks(ScanStaging staging, const ScanTuning &p, const H
     return staged ? scan_staged_chunks(p, type) : 1;
 }
 
+// Whether a line's segments form one group (CPUs: the carry pass is one
+// vectorised sweep per line), so the carries need no group levels.
+inline bool scan_has_one_group(const Halide::Target &target) {
+    return !target.has_gpu_feature();
+}
+
 // Segments per group of the two-level carries. GPU: about sqrt(segments), so
 // both serial passes (over groups, and inside a group) stay short on long
 // lines; the staged kernel takes at least 256 (up to the line's segments): its
-// group totals take a warp per group. CPU: one group (the carry pass is one
-// vectorised sweep per line).
+// group totals take a warp per group. CPU: one group (scan_has_one_group).
 inline Halide::Expr scan_group_segments(const Halide::Expr &segments, ScanStaging staging,
                                         const Halide::Target &target) {
     using namespace Halide;
-    if (!target.has_gpu_feature()) return segments;
+    if (scan_has_one_group(target)) return segments;
     const Expr balanced = max(1, cast<int>(ceil(sqrt(cast<float>(segments)))));
     return staging == ScanStaging::Shared ? min(segments, max(balanced, 256)) : balanced;
 }

@@ -118,8 +118,12 @@ public:
         RDom later_group(1, groups - 1, "later_group");
         Func group_carry("group_carry");
         group_carry(i, g, o) = identity;
-        group_carry(i, later_group, o) =
-            combine(group_carry(i, later_group - 1, o), group_total(i, later_group - 1, o));
+        // One group (CPUs): no serial pass over groups. (Its empty RDom would
+        // still widen the bounds: chunk totals of 2 * chunks chunks before the line.)
+        if (!scan_has_one_group(get_target())) {
+            group_carry(i, later_group, o) =
+                combine(group_carry(i, later_group - 1, o), group_total(i, later_group - 1, o));
+        }
 
         RDom later_in_group(1, group - 1, "later_in_group");
         Func carry("carry");  // (i, j, g, o): the total before segment g * group + j
@@ -210,6 +214,7 @@ public:
                           t,           gpu_chunk};
         if (walk.defined()) stages.walk_pass = walk.x, stages.walk_lane = walk.y, stages.walk_segment = walk.z;
         stages.vector = vector_scan;
+        stages.columns = output.dim(0).extent();
         schedule_scan(stages, tuning, get_target());
     }
 

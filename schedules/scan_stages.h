@@ -54,6 +54,7 @@ struct ScanStages {
     // staging=line_walk: the output's reduction, element pass * segment chunks
     // + lane of segment walk_segment.
     Halide::RVar walk_pass{}, walk_lane{}, walk_segment{};
+    Halide::Expr columns;  // the extent of i
 };
 
 // The column walk's stages (staging=columns; see Scan::define_column_walk).

@@ -172,10 +172,14 @@ TEST_CASE("cumulative ops randomised against the reference, and in place", "[sca
 
 // Shapes that exercise the kernels' blocking: many chunks of the outer-axis
 // scan (and a partial last one), blocks of lines with a partial last block, and
-// lines whose length is a multiple of 256 (the padded-buffer case).
+// lines whose length is a multiple of 256 (the padded-buffer case). The CPU's
+// blocked outer scan takes rows narrower than a block of columns in one
+// narrower block ({300, 37}, {2049, 3}), and wider ones in several, a partial
+// last ({130, 1100} in float16: blocks of 512; the other types walk it).
 TEST_CASE("cumulative ops on blocked shapes", "[scan][random]") {
     std::mt19937 rng(test_seed() + 1);
-    const std::vector<std::vector<uint32_t>> shapes = {{37, 300}, {300, 37}, {3, 1024}, {1, 4096}, {2049, 3}};
+    const std::vector<std::vector<uint32_t>> shapes = {{37, 300}, {300, 37}, {3, 1024}, {1, 4096}, {2049, 3},
+                                                       {130, 1100}};
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
                                            DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64}) {
