@@ -1,5 +1,5 @@
 #!/bin/bash
-# The Xeon's run of this record, from a folder beside the repository's root holding cur.so.0.xz and
+# The Xeon's run of this record, from a folder in the repository's root (.device-bin) holding cur.so.0.xz and
 # new.so.0.xz (libhdml.so.0 before and after, xz), t/ (cumulative_test, kernel_choice_test),
 # cpu_roofline and corpus.json: the scan tests on the CPU (16 threads) and CUDA, then the A/B
 # at 16 and 2 threads into $OUT/xeon-scan-{16,2}.jsonl.
