@@ -168,6 +168,17 @@ foreach (dtype float32 float16)
     endforeach ()
     hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=vectors PLATFORMS x86 arm)
 endforeach ()
+# CPUs, ARGMAX/ARGMIN of 8- and 16-bit types: (value, index) keys packed in 32
+# bits (a 16-bit index), twice the lanes of the 64-bit keys, for rows of at most
+# 65536 elements (the runtime takes these twins where a row fits); every CPU
+# mapping of the types.
+foreach (dtype float16 int8 int16 uint8 uint16)
+    foreach (mapping "layout=inner" "layout=outer" "layout=inner;rows=whole")
+        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} ${mapping} key_bits=32 PLATFORMS x86 arm)
+    endforeach ()
+endforeach ()
+hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 layout=inner rows=vectors key_bits=32
+            PLATFORMS x86 arm)
 # CUDA, inner rows whose lanes (a warp per row merging its chunks, or the
 # lanes variant's few per row) merge through a warp-shuffle butterfly
 # (lane_merge=shuffles): accumulators of at most 32 bits, so every function of

@@ -468,6 +468,10 @@ class ArgReduce : public Generator<ArgReduce> {
 public:
     GeneratorParam<ElemType> dtype{"dtype", ElemType::Float32, elem_type_names()};
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
+    // Bits of a packed (value, index) key: 64 (the value's key above a 32-bit
+    // index), or 32 for 8- and 16-bit types (above a 16-bit index: rows of at
+    // most 65536 elements, which the runtime checks), twice the lanes per vector.
+    GeneratorParam<int> key_bits{"key_bits", 64};
     ReduceTuning tuning;
     ReduceMapping mapping;
 
@@ -494,8 +498,14 @@ public:
             return t.is_float() ? select(is_nan_value(x), all_ones(k), key) : key;
         };
         auto value_key = [&](const Expr &r) { return key_of(step_elements(input, mapping, t, i, r, o)[0]); };
-        // Likewise for the index: first-among-ties wants the smallest index to win.
-        const Expr index_mask = select(last_index != 0, cast<uint32_t>(0), Halide::UInt(32).max());
+        // Likewise for the index: first-among-ties wants the smallest index to
+        // win. Its key takes the low index_bits of a packed key.
+        _halide_user_assert(key_bits == 64 || (key_bits == 32 && t.bits() <= 16))
+            << "arg_reduce: key_bits is 64, or 32 for 8- and 16-bit types";
+        const int index_bits = key_bits == 32 ? 16 : 32;
+        const Type key_t = UInt(key_bits);
+        const Expr index_ones = cast<uint32_t>(Halide::UInt(index_bits).max());
+        const Expr index_mask = select(last_index != 0, cast<uint32_t>(0), index_ones);
         auto index_key = [&](const Expr &r) { return cast<uint32_t>(r) ^ index_mask; };
 
         std::vector<Func> reductions;
@@ -506,18 +516,18 @@ public:
             // A step's elements (one, or a word's) pack their keys with their
             // own indices and meet before the accumulator.
             Func best("best");
-            best(i, o) = cast<uint64_t>(0);
+            best(i, o) = cast(key_t, 0);
             for (const Expr &r : row.at) {
                 const std::vector<Expr> xs = step_elements(input, mapping, t, i, r, o);
                 Expr step_best;
                 for (int e = 0; e < per_load; ++e) {
                     const Expr packed =
-                        (cast<uint64_t>(key_of(xs[e])) << 32) | cast<uint64_t>(index_key(r * per_load + e));
+                        (cast(key_t, key_of(xs[e])) << index_bits) | cast(key_t, index_key(r * per_load + e));
                     step_best = e == 0 ? packed : max(step_best, packed);
                 }
                 best(i, o) = max(best(i, o), step_best);
             }
-            best_index_key = cast<uint32_t>(best(i, o) & cast<uint64_t>(Halide::UInt(32).max()));
+            best_index_key = cast<uint32_t>(best(i, o) & cast(key_t, index_ones));
             reductions = {best};
         } else {
             // 64-bit values leave no room for the index: find the best value,
@@ -533,6 +543,10 @@ public:
             reductions = {peak, where};
         }
         output(word, i, o) = select(word == 0, best_index_key ^ index_mask, cast<uint32_t>(0));
+        if (key_bits == 32) {  // (a requirement joins the pipeline: after the output's definition)
+            add_requirement(input.dim(1).extent() * per_load <= 65536, "arg_reduce key_bits=32: a row of ",
+                            input.dim(1).extent() * per_load, " elements is longer than 65536");
+        }
         finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target(), word);
     }
 };

@@ -32,7 +32,7 @@ HDML_NAME_FUNCTION(staging, HDML_PARAM_STAGING)
 
 auto as_tuple(const KernelParams &p) {
     return std::tie(p.dtype, p.itype, p.op, p.layout, p.columns, p.rows, p.lane_merge, p.loads, p.staging, p.vector_bytes,
-                    p.max_line);
+                    p.max_line, p.key_bits);
 }
 
 template <typename E>
@@ -47,6 +47,7 @@ KernelParams KernelParams::with_mapping(const KernelParams &m) const {
     merge(&p.dtype, m.dtype), merge(&p.itype, m.itype), merge(&p.op, m.op), merge(&p.layout, m.layout);
     merge(&p.columns, m.columns), merge(&p.rows, m.rows), merge(&p.lane_merge, m.lane_merge), merge(&p.loads, m.loads);
     merge(&p.staging, m.staging), merge(&p.vector_bytes, m.vector_bytes), merge(&p.max_line, m.max_line);
+    merge(&p.key_bits, m.key_bits);
     return p;
 }
 
@@ -62,6 +63,7 @@ std::string KernelParams::describe() const {
     add("columns", name(columns));
     add("dtype", name(dtype));
     add("itype", name(itype));
+    if (key_bits) parts.push_back(format("key_bits=%d", key_bits));
     add("lane_merge", name(lane_merge));
     add("layout", name(layout));
     add("loads", name(loads));

@@ -41,6 +41,9 @@ struct vector_bytes {
 struct max_line {
     int32_t value;
 };
+struct key_bits {
+    int32_t value;
+};
 }  // namespace param
 #undef HDML_ENUMERATOR
 
@@ -59,6 +62,7 @@ struct KernelParams {
     param::staging staging = param::staging::none;
     int32_t vector_bytes = 0;
     int32_t max_line = 0;
+    int32_t key_bits = 0;
 
     constexpr KernelParams with(param::dtype v) const { return set(&KernelParams::dtype, v); }
     constexpr KernelParams with(param::itype v) const { return set(&KernelParams::itype, v); }
@@ -71,6 +75,7 @@ struct KernelParams {
     constexpr KernelParams with(param::staging v) const { return set(&KernelParams::staging, v); }
     constexpr KernelParams with(param::vector_bytes v) const { return set(&KernelParams::vector_bytes, v.value); }
     constexpr KernelParams with(param::max_line v) const { return set(&KernelParams::max_line, v.value); }
+    constexpr KernelParams with(param::key_bits v) const { return set(&KernelParams::key_bits, v.value); }
     // The parameters of `mapping` that are set, over these.
     KernelParams with_mapping(const KernelParams &mapping) const;
 

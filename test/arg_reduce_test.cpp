@@ -133,6 +133,59 @@ TEST_CASE("ARGMAX/ARGMIN randomised against the reference", "[argmax][random]") 
     }
 }
 
+// 8- and 16-bit types pack (value, index) keys in 32 bits on CPUs where a row
+// has at most 65536 elements (a 16-bit index), in 64 bits past that: rows of
+// 65536 and 65537 with the extreme tied at the last two elements (indices
+// 65534/65535 and 65535/65536), along the inner and the outer layout, both
+// directions, against the reference.
+TEST_CASE("ARGMAX/ARGMIN of 8- and 16-bit types over rows of 65536 elements and one more", "[argmax]") {
+    std::mt19937 rng(test_seed() + 1);
+    for (DML_TENSOR_DATA_TYPE in_type :
+         {DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_UINT16}) {
+        for (uint32_t row : {65536u, 65537u}) {
+            for (bool outer : {false, true}) {
+                for (DML_OPERATOR_TYPE type : {DML_OPERATOR_ARGMAX, DML_OPERATOR_ARGMIN}) {
+                    for (auto direction : {DML_AXIS_DIRECTION_INCREASING, DML_AXIS_DIRECTION_DECREASING}) {
+                        const bool max = type == DML_OPERATOR_ARGMAX;
+                        ArgCase c;
+                        c.type = type;
+                        c.direction = direction;
+                        const uint32_t axis = outer ? 0 : 1;
+                        std::vector<uint32_t> sizes = {2, row};
+                        if (outer) sizes = {row, 3};
+                        c.in = TestTensor(in_type, sizes);
+                        std::uniform_int_distribution<int> middle(2, 5);
+                        c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+                            const int value = i[axis] + 2 >= row ? (max ? 7 : 0) : middle(rng);
+                            if (is_float(in_type)) {
+                                c.in.set_float(c.in.offset(i), value);
+                            } else {
+                                c.in.set_bits(c.in.offset(i), (uint64_t)value);
+                            }
+                        });
+                        c.axes = {axis};
+                        std::vector<uint32_t> out_sizes = sizes;
+                        out_sizes[axis] = 1;
+                        c.out = TestTensor(U32, out_sizes);
+                        const auto result = run(c);
+                        size_t n = 0;
+                        c.out.for_each_index([&](const std::vector<uint32_t> &i) {
+                            const RefValue ref = reference_reduce(
+                                c.in, 1u << axis, i, max ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN,
+                                direction == DML_AXIS_DIRECTION_DECREASING);
+                            INFO((max ? "ARGMAX " : "ARGMIN ") << short_name(in_type) << " sizes " << shape_string(sizes)
+                                                               << " axis " << axis
+                                                               << (direction ? " DECREASING" : " INCREASING"));
+                            REQUIRE(ref.bits == row - (direction == DML_AXIS_DIRECTION_DECREASING ? 1 : 2));
+                            REQUIRE(result[n++] == ref.bits);
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("ARGMAX/ARGMIN validation rules", "[argmax][validation]") {
     ArgCase c;
     c.in = TestTensor(F32, {2, 3});

@@ -174,6 +174,9 @@ const ReduceVariant kReduceVariants[] = {
     {"plain", kOnAll, P{}, false, 0, serves_all<ReduceQuery>},
 };
 
+// The longest row a key_bits=32 ARGMAX/ARGMIN kernel takes (its index key has 16 bits).
+constexpr int64_t kNarrowKeyMaxRow = 65536;
+
 // Whether every row of `s` starts on a `vector_bytes` vector and holds whole
 // vectors (dims of one element have no stride to speak of: calls pass 0).
 bool on_vectors(const ReduceShape &s, int64_t element_bytes, int64_t vector_bytes) {
@@ -208,6 +211,14 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     const ReduceVariant &v = kReduceVariants[index];
     choice->variant = v.name;
     choice->shape = v.rows_as_columns ? query.shape.rows_as_columns() : query.shape;
+    // ARGMAX/ARGMIN of 8- and 16-bit types over rows that a 16-bit index
+    // spans: the twin packing 32-bit keys (twice the lanes of 64-bit ones).
+    if (query.arg && query.in_bytes <= 2 && choice->shape.r.extent <= kNarrowKeyMaxRow) {
+        if (const KernelEntry *kernel = find_kernel(device, family, params_of(v).with(param::key_bits{32}))) {
+            choice->kernel = kernel;
+            choice->variant += " key_bits=32";
+        }
+    }
     // The aligned twins, the widest loads first: 16-bit rows as 32-bit words
     // (loads=words) in vectors, then words alone, then 16-bit columns in
     // pairs (loads=column_words); other types in vectors.
