@@ -175,7 +175,8 @@ TEST_CASE("cumulative ops randomised against the reference, and in place", "[sca
 // lines whose length is a multiple of 256 (the padded-buffer case). The CPU's
 // blocked outer scan takes rows narrower than a block of columns in one
 // narrower block ({300, 37}, {2049, 3}), and wider ones in several, a partial
-// last ({130, 1100} in float16: blocks of 512; the other types walk it).
+// last ({130, 1100} in float16: blocks of up to 32 vectors, 512 columns on
+// AVX-512; the other types walk it).
 TEST_CASE("cumulative ops on blocked shapes", "[scan][random]") {
     std::mt19937 rng(test_seed() + 1);
     const std::vector<std::vector<uint32_t>> shapes = {{37, 300}, {300, 37}, {3, 1024}, {1, 4096}, {2049, 3},

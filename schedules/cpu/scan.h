@@ -59,8 +59,8 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
         .reorder(s.i, s.in_chunk.x, s.c)
         .vectorize(s.i, lanes, TailStrategy::GuardWithIf)
         .parallel(s.c);
-    // Dense vector loads (unspecialised, the clamped columns were gathers: a
-    // float16 chunk total cost more than the rescan).
+    // Dense vector loads for unit-stride columns (the general loop scales each
+    // column by input.stride.0: gathers).
     s.chunk_total.update().specialize(s.dense);
     // Phase 2: carries, one serial pass over the chunk totals (one group:
     // group_carry is the identity, inlined), parallel over blocks of columns.
