@@ -302,8 +302,11 @@ public:
         const Type t = halide_type_of(dtype), sign_t = UInt(t.bits());
         ZeroSumSigns z;
         z.columns = layout == Layout::Outer ? ZeroSumSigns::kOuterColumns : 1;
-        // Column k of block b, clamped into the input: the last block may pass its end.
-        const Expr column = clamp(z.b * z.columns + z.k, input.dim(0).min(), input.dim(0).max());
+        // Column `k` of block b, clamped into the input: the last block may pass its end.
+        auto column_of_block = [&](const Expr &k) {
+            return clamp(z.b * z.columns + k, input.dim(0).min(), input.dim(0).max());
+        };
+        const Expr column = column_of_block(z.k);
         auto signs_at = [&](const Expr &c, const Expr &r) {
             auto sign = [&](const Expr &x) { return sign_at_top(x, sign_t); };
             return combine_terms(step_elements(input, mapping, t, c, r, o), sign, minimum);
@@ -316,10 +319,10 @@ public:
             walk = starts_a_negative_zero_sum(column);
         } else {
             RDom in_block(0, z.columns, "in_block");
-            const Expr c = clamp(z.b * z.columns + in_block, input.dim(0).min(), input.dim(0).max());
             z.blocks = Func("zero_sum_blocks");
             z.blocks(z.b, o) = cast<uint8_t>(0);
-            z.blocks(z.b, o) = max(z.blocks(z.b, o), cast<uint8_t>(starts_a_negative_zero_sum(c)));
+            z.blocks(z.b, o) =
+                max(z.blocks(z.b, o), cast<uint8_t>(starts_a_negative_zero_sum(column_of_block(in_block))));
             walk = z.blocks(z.b, o) != 0;
         }
         z.rest = RDom(1, input.dim(1).extent() - 1, "rest");
