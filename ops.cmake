@@ -168,23 +168,48 @@ foreach (dtype float32 float16)
     endforeach ()
     hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=vectors PLATFORMS x86 arm)
 endforeach ()
-# CPUs, ARGMAX/ARGMIN of 8- and 16-bit types: (value, index) keys packed in 32
-# bits (a 16-bit index), twice the lanes of the 64-bit keys, for rows of at most
-# 65536 elements (the runtime takes these twins where a row fits); every CPU
-# mapping of the types.
+# ARGMAX/ARGMIN of 8- and 16-bit types: (value, index) keys packed in 32 bits
+# (a 16-bit index) for rows of at most 65536 elements, the runtime taking these
+# twins where a row fits. On CPUs twice the lanes of the 64-bit keys; on CUDA
+# half the key arithmetic, and the lanes merge through warp shuffles. Every
+# mapping of the types on each platform (and CUDA's float16 word loads).
 foreach (dtype float16 int8 int16 uint8 uint16)
-    foreach (mapping "layout=inner" "layout=outer" "layout=inner;rows=whole")
-        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} ${mapping} key_bits=32 PLATFORMS x86 arm)
+    foreach (mapping "layout=inner" "layout=outer")
+        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} ${mapping} key_bits=32
+                    PLATFORMS x86 arm cuda)
+    endforeach ()
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=whole key_bits=32
+                PLATFORMS x86 arm)
+    foreach (mapping "layout=outer;columns=whole" "layout=outer;columns=warp_merge" "layout=inner;rows=lanes")
+        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} ${mapping} key_bits=32 PLATFORMS cuda)
+    endforeach ()
+    foreach (rows "" rows=lanes)
+        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce SMALL_BUFFERS
+                    PARAMS dtype=${dtype} layout=inner ${rows} lane_merge=shuffles key_bits=32 PLATFORMS cuda)
     endforeach ()
 endforeach ()
 hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 layout=inner rows=vectors key_bits=32
             PLATFORMS x86 arm)
+foreach (mapping "layout=inner" "layout=inner;rows=lanes" "layout=outer;columns=whole"
+                 "layout=outer;columns=whole;vector_bytes=16" "layout=outer;loads=column_words"
+                 "layout=outer;columns=warp_merge;loads=column_words")
+    set(loads loads=words)
+    if (mapping MATCHES "loads=")
+        set(loads "")
+    endif ()
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 ${mapping} ${loads} key_bits=32
+                PLATFORMS cuda)
+endforeach ()
+foreach (rows "" rows=lanes)
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce SMALL_BUFFERS
+                PARAMS dtype=float16 layout=inner ${rows} lane_merge=shuffles loads=words key_bits=32 PLATFORMS cuda)
+endforeach ()
 # CUDA, inner rows whose lanes (a warp per row merging its chunks, or the
 # lanes variant's few per row) merge through a warp-shuffle butterfly
 # (lane_merge=shuffles): accumulators of at most 32 bits, so every function of
 # the 8- to 32-bit types but LOG_SUM_EXP (an explicit tree) and ARGMAX/ARGMIN
-# (64-bit keys); built without large_buffers (see LaneMerge), the runtime
-# takes them for buffers under 2 GiB.
+# (64-bit keys; their 32-bit-key twins above shuffle); built without
+# large_buffers (see LaneMerge), the runtime takes them for buffers under 2 GiB.
 foreach (rows "" rows=lanes)  # the split kernel (no rows= parameter) and the lanes one
     foreach (dtype float32 float16 int32 uint32 int8 int16 uint8 uint16)
         set(ops sum multiply min max)

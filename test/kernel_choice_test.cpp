@@ -179,6 +179,27 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
     CHECK(reduce(r, SUM, F16, {64, 100001}, {1}) == "hdml_reduce_float16_inner_sum_merge_shuffles_cuda");
     CHECK(reduce(r, ARGMAX, F16, {64, 100000}, {1}) ==
           "hdml_arg_reduce_float16_inner_cuda hdml_arg_reduce_float16_inner_words_cuda");
+    // ARGMAX/ARGMIN of 8- and 16-bit types over rows of at most 65536: each
+    // variant's twin in 32-bit keys, which merge through shuffles too.
+    CHECK(reduce(r, ARGMAX, F16, {64, 65536}, {1}) ==
+          "hdml_arg_reduce_float16_inner_merge_shuffles_keys32_cuda "
+          "hdml_arg_reduce_float16_inner_words_merge_shuffles_keys32_cuda");
+    CHECK(reduce(r, ARGMAX, F16, {64, 65538}, {1}) ==
+          "hdml_arg_reduce_float16_inner_cuda hdml_arg_reduce_float16_inner_words_cuda");
+    CHECK(reduce(r, ARGMAX, DML_TENSOR_DATA_TYPE_INT8, {16384, 64}, {1}) ==
+          "hdml_arg_reduce_int8_inner_rows_lanes_merge_shuffles_keys32_cuda");
+    CHECK(reduce(r, ARGMAX, F16, {16384, 64}, {1}) ==
+          "hdml_arg_reduce_float16_inner_rows_lanes_merge_shuffles_keys32_cuda "
+          "hdml_arg_reduce_float16_inner_rows_lanes_words_merge_shuffles_keys32_cuda");
+    CHECK(reduce(r, ARGMAX, F16, {540672, 8}, {1}) ==
+          "hdml_arg_reduce_float16_outer_cols_whole_keys32_cuda "
+          "hdml_arg_reduce_float16_outer_cols_whole_words_vb16_keys32_cuda");
+    CHECK(reduce(r, ARGMAX, F16, {64, 540672}, {0}) == "hdml_arg_reduce_float16_outer_cols_whole_keys32_cuda");
+    CHECK(reduce(r, ARGMAX, F16, {60000, 64}, {0}) ==
+          "hdml_arg_reduce_float16_outer_cols_warp_merge_keys32_cuda "
+          "hdml_arg_reduce_float16_outer_cols_warp_merge_column_words_keys32_cuda");
+    CHECK(reduce(r, ARGMAX, DML_TENSOR_DATA_TYPE_UINT16, {65537, 64}, {0}) ==
+          "hdml_arg_reduce_uint16_outer_cols_warp_merge_cuda");
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {16384, 64}, {1}) ==
           "hdml_reduce_float16_inner_log_sum_exp_rows_lanes_cuda hdml_reduce_float16_inner_log_sum_exp_rows_lanes_words_cuda");
     CHECK(reduce(r, SUM, F16, {540672, 8}, {1}) ==
@@ -189,7 +210,7 @@ TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its
     CHECK(reduce(r, SUM, F16, {64, 100000}, {0}) ==
           "hdml_reduce_float16_outer_sum_cuda hdml_reduce_float16_outer_sum_column_words_cuda");
     CHECK(reduce(r, ARGMAX, F16, {64, 100000}, {0}) ==
-          "hdml_arg_reduce_float16_outer_cuda hdml_arg_reduce_float16_outer_column_words_cuda");
+          "hdml_arg_reduce_float16_outer_keys32_cuda hdml_arg_reduce_float16_outer_column_words_keys32_cuda");
     CHECK(reduce(r, SUM, F16, {64, 100001}, {0}) == "hdml_reduce_float16_outer_sum_cuda");
     CHECK(reduce(r, SUM, F16, {100000, 64}, {0}) ==
           "hdml_reduce_float16_outer_sum_cols_warp_merge_cuda hdml_reduce_float16_outer_sum_cols_warp_merge_column_words_cuda");

@@ -482,17 +482,22 @@ TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, threa
 // (lane_merge=shuffles), for every type they are built for (float32 above):
 // rows merged by a warp from their chunk partials (3 rows of 65537), and many
 // short rows in 4 lanes each (20011 rows of 37: the last warp holds 3 rows, its
-// other lanes past the end). Rows contiguous, so that every case keeps the
-// inner layout these kernels are built for (random strides may not). Run on
-// every device.
+// other lanes past the end). ARGMAX/ARGMIN of 8- and 16-bit types shuffle
+// their 32-bit keys over rows of at most 65536 (3 rows of 65536; 65537 take
+// 64-bit keys). Rows contiguous, so that every case keeps the inner layout
+// these kernels are built for (random strides may not). Run on every device.
 TEST_CASE("REDUCE lanes merged by warp shuffles, every type built", "[reduce][random][large]") {
     std::mt19937 rng(test_seed() + 4);
-    const std::vector<std::vector<uint32_t>> shapes = {{3, 65537}, {20011, 37}};
     for (DML_TENSOR_DATA_TYPE type : {F16, I32, U32, I16, I8, U16, U8}) {
         for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MULTIPLY, DML_REDUCE_FUNCTION_MIN,
-                                       DML_REDUCE_FUNCTION_MAX}) {
+                                       DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_ARGMAX,
+                                       DML_REDUCE_FUNCTION_ARGMIN}) {
             const auto types = supported_types(fn);
             if (std::find(types.begin(), types.end(), type) == types.end()) continue;
+            const bool arg = fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN;
+            if (arg && bytes_of(type) > 2) continue;  // 64-bit keys: no shuffles
+            std::vector<std::vector<uint32_t>> shapes = {{3, 65537}, {20011, 37}};
+            if (arg) shapes.push_back({3, 65536});
             for (const auto &sizes : shapes) run_random_case(fn, type, sizes, 2, rng, {sizes[1], 1});
         }
     }
@@ -518,7 +523,8 @@ TEST_CASE("REDUCE short rows read in vectors, and the same rows unaligned", "[re
 
 // float16 rows read as 32-bit words (CUDA's loads=words twins: a thread per
 // short row, also in 16-byte vectors of words (rows of 8) or words alone (rows
-// of 6); a few lanes per row (rows of 64); blocks along few long rows). As
+// of 6); a few lanes per row (rows of 64); blocks along few long rows: 65538
+// elements, and 65536, ARGMAX's longest row in 32-bit keys). As
 // above, the first plane starts on a 16-byte boundary and takes them, the
 // second starts one element later (odd plane stride) and takes the element
 // kernels: the runtime checks each call's address. Then columns read in pairs.
@@ -539,7 +545,7 @@ TEST_CASE("REDUCE float16 rows read in words, and the same rows off a word", "[r
         bool cuda_only;
     };
     const Rows shapes[] = {{540673, 8, every, true}, {540673, 6, paths, true}, {20011, 64, paths, false},
-                           {3, 65538, every, false}};
+                           {3, 65538, every, false}, {3, 65536, paths, false}};
     for (const Rows &s : shapes) {
         if (s.cuda_only && !test_on_cuda()) continue;
         const std::vector<uint32_t> sizes = {2, s.rows, s.row}, strides = {s.rows * s.row + 1, s.row, 1};

@@ -37,10 +37,10 @@ std::string row_lanes(const ReduceQuery &q) {
     return "";
 }
 
-// Accumulators merged through warp shuffles: at most 32 bits (not ARGMAX/ARGMIN's
-// keys), and 32-bit indexing (built without large_buffers).
+// Accumulators merged through warp shuffles: at most 32 bits (ARGMAX/ARGMIN's
+// narrow keys only), and 32-bit indexing (built without large_buffers).
 std::string shuffles(const ReduceQuery &q) {
-    if (q.arg) return "ARGMAX/ARGMIN's 64-bit keys do not shuffle";
+    if (q.arg && !q.narrow_keys) return "ARGMAX/ARGMIN's 64-bit keys do not shuffle";
     if (!fits_small_buffers({&q.shape.i, &q.shape.r, &q.shape.o}, q.in_bytes, q.out_bytes)) {
         return "a buffer of the call reaches 2^31 elements or bytes";
     }
@@ -196,12 +196,23 @@ bool on_column_words(const ReduceShape &s) {
 }  // namespace
 
 HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const KernelParams &function,
-                             const ReduceQuery &query, const std::string &what, ReduceChoice *choice) {
+                             const ReduceQuery &planned, const std::string &what, ReduceChoice *choice) {
+    // ARGMAX/ARGMIN of 8- and 16-bit types over rows that a 16-bit index
+    // spans: each variant's twin packing 32-bit keys first (CPUs: twice the
+    // lanes of 64-bit keys; CUDA: half the key arithmetic, and shuffles).
+    ReduceQuery query = planned;
+    query.narrow_keys = query.arg && query.in_bytes <= 2 && query.shape.r.extent <= kNarrowKeyMaxRow;
     auto params_of = [&](const ReduceVariant &v) {
         const bool outer = v.rows_as_columns || query.shape.outer_layout;
         return function.with(outer ? param::layout::outer : param::layout::inner).with_mapping(v.mapping);
     };
-    const int index = choose_variant(kReduceVariants, 0, device, family, query, params_of, &choice->kernel,
+    auto twins_of = [&](const ReduceVariant &v) {
+        std::vector<KernelParams> twins;
+        if (query.narrow_keys) twins.push_back(params_of(v).with(param::key_bits{32}));
+        twins.push_back(params_of(v));
+        return twins;
+    };
+    const int index = choose_variant(kReduceVariants, 0, device, family, query, twins_of, &choice->kernel,
                                      &choice->passed_over);
     if (index < 0) {
         return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
@@ -209,16 +220,10 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
                                   params_of(kReduceVariants[std::size(kReduceVariants) - 1]).describe().c_str()));
     }
     const ReduceVariant &v = kReduceVariants[index];
+    const int32_t key_bits = choice->kernel->params.key_bits;
     choice->variant = v.name;
+    if (key_bits) choice->variant += format(" key_bits=%d", key_bits);
     choice->shape = v.rows_as_columns ? query.shape.rows_as_columns() : query.shape;
-    // ARGMAX/ARGMIN of 8- and 16-bit types over rows that a 16-bit index
-    // spans: the twin packing 32-bit keys (twice the lanes of 64-bit ones).
-    if (query.arg && query.in_bytes <= 2 && choice->shape.r.extent <= kNarrowKeyMaxRow) {
-        if (const KernelEntry *kernel = find_kernel(device, family, params_of(v).with(param::key_bits{32}))) {
-            choice->kernel = kernel;
-            choice->variant += " key_bits=32";
-        }
-    }
     // The aligned twins, the widest loads first: 16-bit rows as 32-bit words
     // (loads=words) in vectors, then words alone, then 16-bit columns in
     // pairs (loads=column_words); other types in vectors.
@@ -237,7 +242,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
         const int64_t bytes = twin.vector_bytes ? twin.vector_bytes : kWordBytes;
         const bool columns = twin.loads == param::loads::column_words;
         if (columns ? !on_column_words(choice->shape) : !on_vectors(choice->shape, query.in_bytes, bytes)) continue;
-        KernelParams params = params_of(v).with(twin.loads);
+        KernelParams params = params_of(v).with(twin.loads).with(param::key_bits{key_bits});
         if (twin.vector_bytes) params = params.with(param::vector_bytes{twin.vector_bytes});
         if (const KernelEntry *kernel = find_kernel(device, family, params)) {
             choice->aligned_kernel = kernel;

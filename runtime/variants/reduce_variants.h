@@ -14,7 +14,10 @@ struct ReduceQuery {
     ReduceShape shape;  // as planned
     const DispatchThresholds *limits = nullptr;
     int64_t in_bytes = 0, out_bytes = 0;  // element sizes
-    bool arg = false;                     // ARGMAX/ARGMIN: 64-bit keys, which do not shuffle
+    bool arg = false;                     // ARGMAX/ARGMIN: (value, index) keys
+    // ARGMAX/ARGMIN of 8- and 16-bit types over rows a 16-bit index spans:
+    // key_bits=32 twins first (filled in by choose_reduce_kernel).
+    bool narrow_keys = false;
 };
 
 struct ReduceChoice {

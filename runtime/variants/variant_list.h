@@ -9,6 +9,7 @@
 #include "runtime/kernels.h"
 
 #include <string>
+#include <vector>
 
 namespace hdml {
 
@@ -18,10 +19,15 @@ inline bool serves_device(unsigned platforms, const hdml_device &device) {
     return platforms & (on_cuda(device) ? kOnCuda : kOnCpu);
 }
 
+// A variant's kernel parameters: one set, or twins in order of preference.
+inline std::vector<KernelParams> kernel_candidates(const KernelParams &params) { return {params}; }
+inline std::vector<KernelParams> kernel_candidates(std::vector<KernelParams> twins) { return twins; }
+
 // The first entry of `list` (Variant: name, platforms, refusal(query) -> ""
-// when it serves the query, else why not) whose kernel
-// `params_of(variant)` is built; `*log` lists the entries passed over, with
-// reasons. Starts at `first`; returns the index, or -1 if none.
+// when it serves the query, else why not) with a kernel built for
+// `params_of(variant)` (KernelParams, or a preference-ordered list of twins:
+// the first built wins); `*log` lists the entries passed over, with reasons.
+// Starts at `first`; returns the index, or -1 if none.
 template <typename Variant, size_t N, typename Query, typename ParamsOf>
 int choose_variant(const Variant (&list)[N], size_t first, const hdml_device &device, Family family,
                    const Query &query, ParamsOf params_of, const KernelEntry **kernel, std::string *log) {
@@ -30,10 +36,13 @@ int choose_variant(const Variant (&list)[N], size_t first, const hdml_device &de
         if (!serves_device(v.platforms, device)) continue;
         std::string why = v.refusal(query);
         if (why.empty()) {
-            const KernelParams params = params_of(v);
-            *kernel = find_kernel(device, family, params);
-            if (*kernel) return (int)k;
-            why = format("not built (%s)", params.describe().c_str());
+            std::string tried;
+            for (const KernelParams &params : kernel_candidates(params_of(v))) {
+                *kernel = find_kernel(device, family, params);
+                if (*kernel) return (int)k;
+                tried += format("%s%s", tried.empty() ? "" : " or ", params.describe().c_str());
+            }
+            why = format("not built (%s)", tried.c_str());
         }
         *log += format("%s%s: %s", log->empty() ? "" : "; ", v.name, why.c_str());
     }
