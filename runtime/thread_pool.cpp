@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -37,6 +38,23 @@ void spin_until(Done done) {
     }
 }
 
+// Where a thread claims iterations: a loop's iterations are dealt round
+// the pool's threads, iteration i to thread i % threads (worker w is thread
+// w, any other caller thread 0). A thread claims its own iterations first, in
+// order, then the others'. A loop run again with the same extent gives each
+// thread the same iterations, so what a task left in its core's caches (the
+// rows a repeated call reads and writes) is found there, as under OpenMP's
+// static schedule; the threads still work on neighbouring iterations at a
+// time (contiguous blocks of iterations, one per thread, ran the last-axis
+// gather 0.84x slower on 2 Xeon threads), and stealing keeps the balance of
+// one shared counter.
+struct alignas(64) Share {
+    std::atomic<int64_t> next{0};   // the next of this thread's iterations to claim, may pass count
+    std::atomic<int64_t> count{0};  // this thread's iterations
+};
+
+thread_local int this_thread_share = 0;
+
 // A running loop. Slots are reused, never freed, so a worker may read a
 // slot's atomics at any time; it uses the loop's other fields only after it
 // has registered as a helper and seen the slot still active under the same
@@ -45,29 +63,49 @@ struct alignas(64) Slot {
     std::atomic<bool> owned{false};
     std::atomic<uint64_t> ticket{0};  // odd: a loop is active; even: free or being set up
     std::atomic<int> helpers{0};
-    std::atomic<int> extent{0};
     halide_task_t task = nullptr;
     void *user_context = nullptr;
     uint8_t *closure = nullptr;
     int min = 0;
-    std::atomic<int> status{0};            // the first nonzero task result
-    alignas(64) std::atomic<int64_t> next{0};  // the next iteration to claim (0-based), may pass extent
-    alignas(64) std::atomic<int> done{0};      // iterations finished
+    std::atomic<int> status{0};  // the first nonzero task result
+    std::unique_ptr<Share[]> shares;  // one per thread of the pool
+    int share_count = 0;
+    alignas(64) std::atomic<int> done{0};  // iterations finished
 
-    bool has_iterations_left() const {
-        return next.load(std::memory_order_relaxed) < extent.load(std::memory_order_relaxed);
+    // Deals [0, extent) round the shares (before the loop is published).
+    void deal(int extent) {
+        for (int b = 0; b < share_count; ++b) {
+            shares[b].next.store(0, std::memory_order_relaxed);
+            shares[b].count.store(b < extent ? (extent - b + share_count - 1) / share_count : 0,
+                                  std::memory_order_relaxed);
+        }
     }
 
-    // Claims and runs iterations until none is left to claim.
-    void work() {
-        const int n = extent.load(std::memory_order_relaxed);
-        for (int64_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < n;) {
-            if (status.load(std::memory_order_relaxed) == 0) {
-                const int result = task(user_context, min + (int)k, closure);
-                int expected = 0;
-                if (result != 0) status.compare_exchange_strong(expected, result);
+    bool has_iterations_left() const {
+        for (int b = 0; b < share_count; ++b) {
+            if (shares[b].next.load(std::memory_order_relaxed) < shares[b].count.load(std::memory_order_relaxed)) {
+                return true;
             }
-            done.fetch_add(1, std::memory_order_acq_rel);
+        }
+        return false;
+    }
+
+    // Claims and runs iterations, this thread's first, until none is left to claim.
+    void work() {
+        const int own = this_thread_share % share_count;
+        for (int k = 0; k < share_count; ++k) {
+            const int b = (own + k) % share_count;
+            Share &share = shares[b];
+            const int64_t count = share.count.load(std::memory_order_relaxed);
+            if (share.next.load(std::memory_order_relaxed) >= count) continue;  // spent: no write to its line
+            for (int64_t n; (n = share.next.fetch_add(1, std::memory_order_relaxed)) < count;) {
+                if (status.load(std::memory_order_relaxed) == 0) {
+                    const int result = task(user_context, min + (int)(b + n * share_count), closure);
+                    int expected = 0;
+                    if (result != 0) status.compare_exchange_strong(expected, result);
+                }
+                done.fetch_add(1, std::memory_order_acq_rel);
+            }
         }
     }
 };
@@ -75,7 +113,11 @@ struct alignas(64) Slot {
 class Pool {
 public:
     explicit Pool(int threads) : threads_(threads) {
-        for (int w = 1; w < threads_; ++w) workers_.emplace_back([this] { worker(); });
+        for (Slot &s : slots_) {
+            s.shares.reset(new Share[threads_]);
+            s.share_count = threads_;
+        }
+        for (int w = 1; w < threads_; ++w) workers_.emplace_back([this, w] { worker(w); });
     }
     ~Pool() {
         {
@@ -95,8 +137,7 @@ public:
         slot->user_context = user_context;
         slot->closure = closure;
         slot->min = min;
-        slot->extent.store(extent, std::memory_order_relaxed);
-        slot->next.store(0, std::memory_order_relaxed);
+        slot->deal(extent);
         slot->done.store(0, std::memory_order_relaxed);
         slot->status.store(0, std::memory_order_relaxed);
         const uint64_t ticket = slot->ticket.load(std::memory_order_relaxed) + 1;
@@ -155,7 +196,8 @@ private:
         return false;
     }
 
-    void worker() {
+    void worker(int share) {
+        this_thread_share = share;
         auto idle_since = std::chrono::steady_clock::now();
         for (unsigned spins = 0;; ++spins) {
             if (help_once()) {
