@@ -61,8 +61,9 @@ hdml_operator(TYPE DML_OPERATOR_CUMULATIVE_PRODUCT FACTORY create_cumulative_pro
 
 # --- Reducing family: input(i, r, o) -> output(i, o) -------------------------
 # Every function and type of REDUCE, ARGMAX and ARGMIN, for one variant.
-# D3D12 (HLSL SM 5.1) has no 64-bit integers, so 64-bit types and the packed
-# 64-bit argmax key skip it.
+# D3D12 (HLSL SM 5.1) has no 64-bit integers, so 64-bit types skip it, and its
+# ARGMAX/ARGMIN find the best value, then its index (two passes), where other
+# targets pack a 64-bit (value, index) key.
 # FLOAT_OPS: the functions built for float types (all of them by default).
 function(hdml_reducing_kernels)
     cmake_parse_arguments(ARG "" "" "PARAMS;PLATFORMS;FLOAT_OPS" ${ARGN})
@@ -91,7 +92,11 @@ function(hdml_reducing_kernels)
         endforeach ()
     endforeach ()
     foreach (dtype float32 float16 int8 int16 int32 int64 uint8 uint16 uint32 uint64)
-        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} ${ARG_PARAMS} PLATFORMS ${no_d3d12})
+        set(platforms ${ARG_PLATFORMS})
+        if (dtype MATCHES "64")
+            set(platforms ${no_d3d12})
+        endif ()
+        hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} ${ARG_PARAMS} PLATFORMS ${platforms})
     endforeach ()
 endfunction()
 set(_all x86 arm cuda d3d12)
@@ -171,12 +176,13 @@ endforeach ()
 # ARGMAX/ARGMIN of 8- and 16-bit types: (value, index) keys packed in 32 bits
 # (a 16-bit index) for rows of at most 65536 elements, the runtime taking these
 # twins where a row fits. On CPUs twice the lanes of the 64-bit keys; on CUDA
-# half the key arithmetic, and the lanes merge through warp shuffles. Every
-# mapping of the types on each platform (and CUDA's float16 word loads).
+# half the key arithmetic, and the lanes merge through warp shuffles; on D3D12
+# one pass where the others take two. Every mapping of the types on each
+# platform (and CUDA's float16 word loads).
 foreach (dtype float16 int8 int16 uint8 uint16)
     foreach (mapping "layout=inner" "layout=outer")
         hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} ${mapping} key_bits=32
-                    PLATFORMS x86 arm cuda)
+                    PLATFORMS x86 arm cuda d3d12)
     endforeach ()
     hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=whole key_bits=32
                 PLATFORMS x86 arm)

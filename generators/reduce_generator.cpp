@@ -513,7 +513,10 @@ public:
 
         std::vector<Func> reductions;
         Expr best_index_key;
-        if (t.bits() <= 32) {
+        // D3D12 (HLSL SM 5.1) has no 64-bit integers: there a 64-bit key is two passes.
+        const bool packed_key =
+            t.bits() <= 32 && !(key_bits == 64 && get_target().has_feature(Target::D3D12Compute));
+        if (packed_key) {
             // One pass over a packed (value, index) key: a plain max, which
             // rfactor and vectorisation keep exact (no tuple-argmax tie bug).
             // A step's elements (one, or a word's) pack their keys with their
@@ -533,8 +536,8 @@ public:
             best_index_key = cast<uint32_t>(best(i, o) & cast(key_t, index_ones));
             reductions = {best};
         } else {
-            // 64-bit values leave no room for the index: find the best value,
-            // then the best index holding it.
+            // 64-bit values leave no room for the index (nor D3D12 for a 64-bit
+            // key): find the best value, then the best index holding it.
             Func peak("peak"), where("where");
             peak(i, o) = cast(k, 0);
             for (const Expr &r : row.at) peak(i, o) = max(peak(i, o), value_key(r));
