@@ -174,8 +174,9 @@ foreach (dtype float32 float16)
     hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=vectors PLATFORMS x86 arm)
 endforeach ()
 # ARGMAX/ARGMIN of 8- and 16-bit types: (value, index) keys packed in 32 bits
-# (a 16-bit index) for rows of at most 65536 elements, the runtime taking these
-# twins where a row fits. On CPUs twice the lanes of the 64-bit keys; on CUDA
+# (a 16-bit index) for rows of at most 65536 elements (the CPUs' outer layout:
+# any row, the index local to a chunk of rows), the runtime taking these twins
+# where a row fits. On CPUs twice the lanes of the 64-bit keys; on CUDA
 # half the key arithmetic, and the lanes merge through warp shuffles; on D3D12
 # one pass where the others take two. Every mapping of the types on each
 # platform (and CUDA's float16 word loads).

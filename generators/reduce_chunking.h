@@ -85,6 +85,21 @@ inline int cpu_reduce_lanes(const Halide::Target &target, Halide::Type input_typ
 // vector loop has no tail. A tail inside it (masked or scalar updates of the
 // accumulator array) kept the accumulators on the stack, a store and a reload
 // per vector add: ~8 cycles per vector, 3x a row walked in registers.
+// How the CPUs' outer layout cuts its rows into chunks (partial rows): at
+// most max_row_chunks chunks of at least rows_per_chunk rows, or (where
+// `most_rows` is given: ARGMAX/ARGMIN's chunk-local 16-bit indices) as many
+// more as keep a chunk within `most_rows` rows.
+struct CpuRowChunks {
+    Halide::Expr chunks, rows;
+};
+
+inline CpuRowChunks cpu_outer_row_chunks(const Halide::Expr &r_extent, const ReduceTuning &p, int most_rows = 0) {
+    using namespace Halide;
+    Expr chunks = clamp((r_extent - 1) / p.rows_per_chunk + 1, 1, p.max_row_chunks);
+    if (most_rows > 0) chunks = max(chunks, (r_extent - 1) / most_rows + 1);
+    return {chunks, max(1, (r_extent - 1) / chunks + 1)};
+}
+
 struct RowDomain {
     std::vector<Halide::RDom> parts;
     std::vector<Halide::Expr> at;  // each part's element index r

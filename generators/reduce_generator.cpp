@@ -42,11 +42,13 @@ template <typename In, typename Out>
 void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &reductions, Var i, Var o,
                               const RowDomain &row, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
                               const Target &target, std::optional<Var> word = std::nullopt,
-                              Expr plain_terms = Expr(), std::optional<ZeroSumSigns> zero_sum_signs = std::nullopt) {
+                              Expr plain_terms = Expr(), std::optional<ZeroSumSigns> zero_sum_signs = std::nullopt,
+                              std::optional<ChunkPartials> chunk_partials = std::nullopt) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     ReduceStages stages{output, reductions, input, i, o, row, layout, input.type(),
                         input.dim(0).stride(), input.dim(1).stride(), input.dim(2).stride(), input.dim(0).extent(),
-                        input.dim(1).extent(), input.dim(2).extent(), word, plain_terms, zero_sum_signs};
+                        input.dim(1).extent(), input.dim(2).extent(), word, plain_terms, zero_sum_signs,
+                        chunk_partials};
     schedule_reduce(stages, mapping, tuning, target);
 }
 
@@ -473,8 +475,10 @@ public:
     GeneratorParam<Layout> layout{"layout", Layout::Inner, layout_names()};
     // Bits of a packed (value, index) key: 64 (the value's key above a 32-bit
     // index), or 32 for 8- and 16-bit types (above a 16-bit index: rows of at
-    // most 65536 elements, which the runtime checks), twice the lanes per vector.
+    // most 65536 elements, which the runtime checks; on CPUs' outer layout an
+    // index within a chunk of rows, any row), twice the lanes per vector.
     GeneratorParam<int> key_bits{"key_bits", 64};
+    static constexpr int kNarrowKeyRows = 65536;  // the rows a 16-bit index spans
     ReduceTuning tuning;
     ReduceMapping mapping;
 
@@ -507,16 +511,51 @@ public:
             << "arg_reduce: key_bits is 64, or 32 for 8- and 16-bit types";
         const int index_bits = key_bits == 32 ? 16 : 32;
         const Type key_t = UInt(key_bits);
+        auto index_mask_of = [&](int bits) {
+            return select(last_index != 0, cast<uint32_t>(0), cast<uint32_t>(Halide::UInt(bits).max()));
+        };
         const Expr index_ones = cast<uint32_t>(Halide::UInt(index_bits).max());
-        const Expr index_mask = select(last_index != 0, cast<uint32_t>(0), index_ones);
+        Expr index_mask = index_mask_of(index_bits);
         auto index_key = [&](const Expr &r) { return cast<uint32_t>(r) ^ index_mask; };
 
         std::vector<Func> reductions;
+        RowDomain reduced = row;
+        std::optional<ChunkPartials> chunk_partials;
         Expr best_index_key;
         // D3D12 (HLSL SM 5.1) has no 64-bit integers: there a 64-bit key is two passes.
         const bool packed_key =
             t.bits() <= 32 && !(key_bits == 64 && get_target().has_feature(Target::D3D12Compute));
-        if (packed_key) {
+        // CPUs' outer layout in 32-bit keys: the index is local to a chunk of
+        // rows (partial rows of at most 65536), and the chunks merge in 64-bit
+        // keys with their first row added, so a row of any length takes them.
+        const bool chunk_local_index = key_bits == 32 && layout == Layout::Outer && !get_target().has_gpu_feature();
+        if (chunk_local_index) {
+            const Expr extent = input.dim(1).extent();
+            const CpuRowChunks chunks = cpu_outer_row_chunks(extent, tuning, kNarrowKeyRows);
+            Var c("c");
+            RDom in_chunk(0, chunks.rows, "in_chunk");
+            const Expr at = c * chunks.rows + in_chunk;
+            in_chunk.where(at < extent);
+            Func partial("partial");
+            partial(i, c, o) = cast<uint32_t>(0);
+            // (The clamp bounds the loads: `where` does not narrow what bounds inference sees.)
+            partial(i, c, o) = max(partial(i, c, o),
+                                   (cast<uint32_t>(value_key(min(at, extent - 1))) << 16) | index_key(in_chunk));
+            // The last chunks may be empty (chunks * rows passes the row by up to a chunk).
+            RDom chunk(0, chunks.chunks, "chunk");
+            chunk.where(chunk * chunks.rows < extent);
+            const Expr part = partial(i, chunk, o);
+            const Expr index = cast<uint32_t>(chunk * chunks.rows) + ((part & 0xffff) ^ index_mask);
+            const Expr row_index_mask = index_mask_of(32);
+            Func best("best");
+            best(i, o) = cast<uint64_t>(0);
+            best(i, o) = max(best(i, o), (cast<uint64_t>(part >> 16) << 32) | cast<uint64_t>(index ^ row_index_mask));
+            best_index_key = cast<uint32_t>(best(i, o));
+            index_mask = row_index_mask;  // what the output undoes
+            reductions = {best};
+            reduced = RowDomain{{chunk}, {chunk.x}, 0};
+            chunk_partials = ChunkPartials{partial, c, in_chunk};
+        } else if (packed_key) {
             // One pass over a packed (value, index) key: a plain max, which
             // rfactor and vectorisation keep exact (no tuple-argmax tie bug).
             // A step's elements (one, or a word's) pack their keys with their
@@ -549,11 +588,12 @@ public:
             reductions = {peak, where};
         }
         output(word, i, o) = select(word == 0, best_index_key ^ index_mask, cast<uint32_t>(0));
-        if (key_bits == 32) {  // (a requirement joins the pipeline: after the output's definition)
-            add_requirement(input.dim(1).extent() * per_load <= 65536, "arg_reduce key_bits=32: a row of ",
-                            input.dim(1).extent() * per_load, " elements is longer than 65536");
+        if (key_bits == 32 && !chunk_local_index) {  // (a requirement joins the pipeline: after the output's definition)
+            add_requirement(input.dim(1).extent() * per_load <= kNarrowKeyRows, "arg_reduce key_bits=32: a row of ",
+                            input.dim(1).extent() * per_load, " elements is longer than ", kNarrowKeyRows);
         }
-        finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target(), word);
+        finish_reducing_pipeline(input, output, reductions, i, o, reduced, layout, mapping, tuning, get_target(), word,
+                                 Expr(), std::nullopt, chunk_partials);
     }
 };
 

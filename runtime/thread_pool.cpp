@@ -76,7 +76,7 @@ struct alignas(64) Slot {
     void deal(int extent) {
         for (int b = 0; b < share_count; ++b) {
             shares[b].next.store(0, std::memory_order_relaxed);
-            shares[b].count.store(b < extent ? (extent - b + share_count - 1) / share_count : 0,
+            shares[b].count.store(b < extent ? ((int64_t)extent - b + share_count - 1) / share_count : 0,
                                   std::memory_order_relaxed);
         }
     }

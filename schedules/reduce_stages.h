@@ -32,6 +32,16 @@ struct ZeroSumSigns {
     Halide::Expr all_negative;  // at the output's (i, o)
 };
 
+// A row's chunks written out by the algorithm (CPU outer layout, ARGMAX/ARGMIN
+// in chunk-local 32-bit keys): partial(i, c, o) reduces the rows c * rows +
+// in_chunk, the last reduction merges the chunks over its RDom (row), where
+// other reductions' chunks come from rfactor.
+struct ChunkPartials {
+    Halide::Func partial;
+    Halide::Var c;
+    Halide::RDom in_chunk;
+};
+
 // Every reduction is defined as
 //   f(i, o) = init;  f(i, o) = combine(f(i, o), g(input(i, r, o)))
 // and later reductions may read earlier ones at (i, o) (LOG_SUM_EXP reads the max).
@@ -58,6 +68,8 @@ struct ReduceStages {
     Halide::Expr plain_terms;
     // CPU float SUM: the signs of zero sums, read again (see ZeroSumSigns).
     std::optional<ZeroSumSigns> zero_sum_signs;
+    // Where set, the last reduction's row is its chunks (see ChunkPartials).
+    std::optional<ChunkPartials> chunk_partials;
 
     // The row's first (usually only) part: the domain of the first update.
     const Halide::RDom &r() const { return row.parts[0]; }

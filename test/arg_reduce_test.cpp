@@ -4,6 +4,9 @@
 #include "catch.hpp"
 #include "reference.h"
 
+#include <cmath>
+#include <functional>
+
 using namespace hdml_test;
 
 namespace {
@@ -51,6 +54,43 @@ std::vector<uint64_t> run_float(DML_OPERATOR_TYPE type, std::vector<uint32_t> si
     c.axes = axes;
     c.direction = direction;
     return run(c);
+}
+
+// ARGMAX or ARGMIN of `in` along `axis`, into uint32 indices, in `direction`;
+// `fill(index)` gives each element's value. Checks every output against the
+// reference, whose index `expected(row)` gives (with the row's length) where
+// the case fixes it (a negative value: any).
+void check_along_axis(DML_OPERATOR_TYPE type, DML_AXIS_DIRECTION direction, TestTensor in, uint32_t axis,
+                      const std::function<double(const std::vector<uint32_t> &)> &fill, int64_t expected) {
+    const bool max = type == DML_OPERATOR_ARGMAX;
+    ArgCase c;
+    c.type = type;
+    c.direction = direction;
+    c.in = std::move(in);
+    const bool is_f = is_float(c.in.type);
+    c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+        const double value = fill(i);
+        if (is_f) {
+            c.in.set_float(c.in.offset(i), value);
+        } else {
+            c.in.set_bits(c.in.offset(i), (uint64_t)(int64_t)value);
+        }
+    });
+    c.axes = {axis};
+    std::vector<uint32_t> out_sizes = c.in.sizes;
+    out_sizes[axis] = 1;
+    c.out = TestTensor(U32, out_sizes);
+    const auto result = run(c);
+    size_t n = 0;
+    c.out.for_each_index([&](const std::vector<uint32_t> &i) {
+        const RefValue ref =
+            reference_reduce(c.in, 1u << axis, i, max ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN,
+                             direction == DML_AXIS_DIRECTION_DECREASING);
+        INFO((max ? "ARGMAX " : "ARGMIN ") << short_name(c.in.type) << " sizes " << shape_string(c.in.sizes)
+                                           << " axis " << axis << (direction ? " DECREASING" : " INCREASING"));
+        if (expected >= 0) REQUIRE(ref.bits == (uint64_t)expected);
+        REQUIRE(result[n++] == ref.bits);
+    });
 }
 
 }  // namespace
@@ -146,39 +186,56 @@ TEST_CASE("ARGMAX/ARGMIN of 8- and 16-bit types over rows of 65536 elements and 
             for (bool outer : {false, true}) {
                 for (DML_OPERATOR_TYPE type : {DML_OPERATOR_ARGMAX, DML_OPERATOR_ARGMIN}) {
                     for (auto direction : {DML_AXIS_DIRECTION_INCREASING, DML_AXIS_DIRECTION_DECREASING}) {
-                        const bool max = type == DML_OPERATOR_ARGMAX;
-                        ArgCase c;
-                        c.type = type;
-                        c.direction = direction;
                         const uint32_t axis = outer ? 0 : 1;
-                        std::vector<uint32_t> sizes = {2, row};
-                        if (outer) sizes = {row, 3};
-                        c.in = TestTensor(in_type, sizes);
                         std::uniform_int_distribution<int> middle(2, 5);
-                        c.in.for_each_index([&](const std::vector<uint32_t> &i) {
-                            const int value = i[axis] + 2 >= row ? (max ? 7 : 0) : middle(rng);
-                            if (is_float(in_type)) {
-                                c.in.set_float(c.in.offset(i), value);
-                            } else {
-                                c.in.set_bits(c.in.offset(i), (uint64_t)value);
-                            }
-                        });
-                        c.axes = {axis};
-                        std::vector<uint32_t> out_sizes = sizes;
-                        out_sizes[axis] = 1;
-                        c.out = TestTensor(U32, out_sizes);
-                        const auto result = run(c);
-                        size_t n = 0;
-                        c.out.for_each_index([&](const std::vector<uint32_t> &i) {
-                            const RefValue ref = reference_reduce(
-                                c.in, 1u << axis, i, max ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN,
-                                direction == DML_AXIS_DIRECTION_DECREASING);
-                            INFO((max ? "ARGMAX " : "ARGMIN ") << short_name(in_type) << " sizes " << shape_string(sizes)
-                                                               << " axis " << axis
-                                                               << (direction ? " DECREASING" : " INCREASING"));
-                            REQUIRE(ref.bits == row - (direction == DML_AXIS_DIRECTION_DECREASING ? 1 : 2));
-                            REQUIRE(result[n++] == ref.bits);
-                        });
+                        auto fill = [&](const std::vector<uint32_t> &i) {
+                            return i[axis] + 2 >= row ? (type == DML_OPERATOR_ARGMAX ? 7 : 0) : middle(rng);
+                        };
+                        const int64_t last_two = row - (direction == DML_AXIS_DIRECTION_DECREASING ? 1 : 2);
+                        check_along_axis(type, direction, TestTensor(in_type, outer ? std::vector<uint32_t>{row, 3}
+                                                                                    : std::vector<uint32_t>{2, row}),
+                                         axis, fill, last_two);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// CPUs' outer layout packs 32-bit keys over rows of any length: the index is
+// local to a chunk of rows (partial rows of at most 65536), and the chunks
+// merge with their first row added. Columns of 16385 rows (256 chunks of 65:
+// the last ones empty), 200003 (chunks of 782) and, in uint8, 16777217 (more
+// than max_row_chunks' 256 chunks: 257 of 65282). Every element the value of
+// the lowest key (ARGMAX: the type's minimum; ARGMIN: its maximum), so every
+// chunk ties (an empty one must not: its partial is that key too), and (but
+// the tallest) coarse random values, many ties within and across chunks;
+// against the reference.
+// On CUDA these take 64-bit keys past 65536 rows.
+TEST_CASE("ARGMAX/ARGMIN of 8- and 16-bit types down tall columns: ties across chunks of rows", "[argmax]") {
+    std::mt19937 rng(test_seed() + 2);
+    const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_INT16,
+                                          DML_TENSOR_DATA_TYPE_FLOAT16};
+    for (DML_TENSOR_DATA_TYPE in_type : types) {
+        for (uint32_t rows : {16385u, 200003u, 16777217u}) {
+            if (rows > 1000000 && in_type != DML_TENSOR_DATA_TYPE_UINT8) continue;  // 32 MiB of uint8
+            for (bool all_tied : {true, false}) {
+                if (rows > 1000000 && !all_tied) continue;  // (its chunks are the point: quick under qemu)
+                for (DML_OPERATOR_TYPE type : {DML_OPERATOR_ARGMAX, DML_OPERATOR_ARGMIN}) {
+                    for (auto direction : {DML_AXIS_DIRECTION_INCREASING, DML_AXIS_DIRECTION_DECREASING}) {
+                        const bool max = type == DML_OPERATOR_ARGMAX;
+                        // The value of the lowest key, or coarse values (uint8: 0..6).
+                        double lowest_key = max ? 0 : 255;
+                        if (in_type == DML_TENSOR_DATA_TYPE_INT16) lowest_key = max ? -32768 : 32767;
+                        if (in_type == DML_TENSOR_DATA_TYPE_FLOAT16) lowest_key = max ? -INFINITY : INFINITY;
+                        std::uniform_int_distribution<int> coarse(in_type == DML_TENSOR_DATA_TYPE_UINT8 ? 0 : -3,
+                                                                  in_type == DML_TENSOR_DATA_TYPE_UINT8 ? 6 : 3);
+                        auto fill = [&](const std::vector<uint32_t> &) {
+                            return all_tied ? lowest_key : coarse(rng);
+                        };
+                        const int64_t tied_at = direction == DML_AXIS_DIRECTION_DECREASING ? rows - 1 : 0;
+                        check_along_axis(type, direction, TestTensor(in_type, {rows, 2}), 0, fill,
+                                         all_tied ? tied_at : -1);
                     }
                 }
             }

@@ -115,7 +115,8 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {4096, 2}, {1}) ==
           "hdml_reduce_float16_inner_log_sum_exp_rows_whole" + p);
     // ARGMAX/ARGMIN of 8- and 16-bit types: the twin with 32-bit keys (key_bits=32)
-    // over rows of at most 65536 elements, 64-bit keys past them.
+    // over rows of at most 65536 elements, 64-bit keys past them, but for the
+    // outer layout, whose index is local to a chunk of rows.
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, I8, {100, 3, 7}, {2}) ==
           "hdml_arg_reduce_int8_inner_rows_whole_keys32" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F16, {16, 64}, {1}) ==
@@ -125,7 +126,8 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, DML_TENSOR_DATA_TYPE_UINT16, {65536, 3}, {0}) ==
           "hdml_arg_reduce_uint16_outer_keys32" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, DML_TENSOR_DATA_TYPE_UINT16, {65537, 3}, {0}) ==
-          "hdml_arg_reduce_uint16_outer" + p);
+          "hdml_arg_reduce_uint16_outer_keys32" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F16, {20000000, 3}, {0}) == "hdml_arg_reduce_float16_outer_keys32" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {64, 1024}, {1}) == "hdml_reduce_float16_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {1024, 64}, {0}) ==
           "hdml_reduce_float32_outer_log_sum_exp" + p);

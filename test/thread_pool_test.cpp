@@ -1,7 +1,8 @@
 // hdml's thread pool (runtime/thread_pool.cpp, compiled into this test): every
 // iteration runs exactly once, nested and concurrent loops, error results,
 // more loops at once than the pool has slots. Its TSan build (ctest
-// thread_pool_test.tsan) checks the pool's synchronisation.
+// thread_pool_test.tsan) checks the pool's synchronisation; ctest's
+// thread_pool_test.7threads runs it on more threads than CI's cores.
 #include "runtime/thread_pool.h"
 
 #include <catch.hpp>

@@ -198,10 +198,13 @@ bool on_column_words(const ReduceShape &s) {
 HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const KernelParams &function,
                              const ReduceQuery &planned, const std::string &what, ReduceChoice *choice) {
     // ARGMAX/ARGMIN of 8- and 16-bit types over rows that a 16-bit index
-    // spans: each variant's twin packing 32-bit keys first (CPUs: twice the
-    // lanes of 64-bit keys; CUDA: half the key arithmetic, and shuffles).
+    // spans, or any row of the CPUs' outer layout (its index is local to a
+    // chunk of rows): each variant's twin packing 32-bit keys first (CPUs:
+    // twice the lanes of 64-bit keys; CUDA: half the key arithmetic, and shuffles).
     ReduceQuery query = planned;
-    query.narrow_keys = query.arg && query.in_bytes <= 2 && query.shape.r.extent <= kNarrowKeyMaxRow;
+    const bool index_in_chunks = !on_cuda(device) && query.shape.outer_layout;
+    query.narrow_keys =
+        query.arg && query.in_bytes <= 2 && (query.shape.r.extent <= kNarrowKeyMaxRow || index_in_chunks);
     auto params_of = [&](const ReduceVariant &v) {
         const bool outer = v.rows_as_columns || query.shape.outer_layout;
         return function.with(outer ? param::layout::outer : param::layout::inner).with_mapping(v.mapping);

@@ -145,9 +145,8 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
                         p.max_row_chunks >= 1)
         << "tile_columns must be a multiple of the vector's lanes; rows_per_chunk and max_row_chunks at least 1";
     const int tile = p.tile_columns, merge_tile = lanes * 16;
-    const Expr chunks = clamp((s.r_extent - 1) / p.rows_per_chunk + 1, 1, p.max_row_chunks);
-    const Expr chunk_rows = max(1, (s.r_extent - 1) / chunks + 1);
-    Var c("c"), it("it"), ii("ii"), itc("itc"), t("t");
+    const Expr chunk_rows = cpu_outer_row_chunks(s.r_extent, p).rows;
+    Var it("it"), ii("ii"), itc("itc"), t("t");
     // The output's tasks: merge_tile columns of one o (and, for ARGMAX/ARGMIN's
     // 64-bit indices, one word: outermost, a pass each). 4 vectors a task made
     // 1024 tasks of [16, 65536], half the speed of 16 vectors on 16 cores.
@@ -160,7 +159,16 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
     compute_zero_sum_signs_at(s, t, lanes, Expr(), merge_tile);
     for (Func f : s.reductions) {
         RVar ro("ro"), ri("ri");
-        Func partial = f.update().split(s.r(), ro, ri, chunk_rows, TailStrategy::GuardWithIf).rfactor(ro, c);
+        Var c("c");
+        Func partial;
+        if (s.chunk_partials && f.name() == s.reductions.back().name()) {
+            partial = s.chunk_partials->partial;  // the algorithm's own chunks
+            c = s.chunk_partials->c;
+            ro = s.r().x;
+            ri = s.chunk_partials->in_chunk.x;
+        } else {
+            partial = f.update().split(s.r(), ro, ri, chunk_rows, TailStrategy::GuardWithIf).rfactor(ro, c);
+        }
         // Its zero fill, and below its rows, in tiles only where a row has
         // more than one: a guarded split past a short row still walks a tile.
         partial.compute_root();
