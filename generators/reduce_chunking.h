@@ -78,13 +78,6 @@ inline int cpu_reduce_lanes(const Halide::Target &target, Halide::Type input_typ
     return target.natural_vector_size(input_type.bits() > 32 ? input_type : Halide::Float(32));
 }
 
-// The reduction domain of a row, in the parts the schedule walks. Usually one
-// RDom over r. CPU kernels that vectorise along the row (inner layout,
-// rows=split) walk it in full chunks of lanes x accumulators elements (a 2-D
-// RDom: lane, step), then the remaining elements (a second update): so the
-// vector loop has no tail. A tail inside it (masked or scalar updates of the
-// accumulator array) kept the accumulators on the stack, a store and a reload
-// per vector add: ~8 cycles per vector, 3x a row walked in registers.
 // How the CPUs' outer layout cuts its rows into chunks (partial rows): at
 // most max_row_chunks chunks of at least rows_per_chunk rows, or (where
 // `most_rows` is given: ARGMAX/ARGMIN's chunk-local 16-bit indices) as many
@@ -100,6 +93,13 @@ inline CpuRowChunks cpu_outer_row_chunks(const Halide::Expr &r_extent, const Red
     return {chunks, max(1, (r_extent - 1) / chunks + 1)};
 }
 
+// The reduction domain of a row, in the parts the schedule walks. Usually one
+// RDom over r. CPU kernels that vectorise along the row (inner layout,
+// rows=split) walk it in full chunks of lanes x accumulators elements (a 2-D
+// RDom: lane, step), then the remaining elements (a second update): so the
+// vector loop has no tail. A tail inside it (masked or scalar updates of the
+// accumulator array) kept the accumulators on the stack, a store and a reload
+// per vector add: ~8 cycles per vector, 3x a row walked in registers.
 struct RowDomain {
     std::vector<Halide::RDom> parts;
     std::vector<Halide::Expr> at;  // each part's element index r
