@@ -15,8 +15,9 @@ struct ReduceQuery {
     const DispatchThresholds *limits = nullptr;
     int64_t in_bytes = 0, out_bytes = 0;  // element sizes
     bool arg = false;                     // ARGMAX/ARGMIN: (value, index) keys
-    // ARGMAX/ARGMIN of 8- and 16-bit types over rows a 16-bit index spans:
-    // key_bits=32 twins first (filled in by choose_reduce_kernel).
+    // ARGMAX/ARGMIN of 8- and 16-bit types over rows a 16-bit index spans,
+    // or any row of the CPUs' outer layout: key_bits=32 twins first (filled
+    // in by choose_reduce_kernel).
     bool narrow_keys = false;
 };
 
