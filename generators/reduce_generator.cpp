@@ -345,7 +345,8 @@ public:
         };
     }
 
-    // LOG_SUM_EXP on CPUs, two passes: a plain float maximum (one vector
+    // LOG_SUM_EXP on CPUs: in pieces (below), but for the many short rows of
+    // rows=whole and rows=vectors, two passes: a plain float maximum (one vector
     // instruction an element, where order keys that let NaN win took ~6), then
     // the sum of exp(x - max). NaN reaches the result through the sum, which
     // exp_of_nonpositive keeps NaN, whatever the maximum made of it (a float
@@ -354,6 +355,9 @@ public:
     // (+inf present, or every element -inf) shifts by 0, so no +inf - +inf:
     // +inf adds 1 and the result is that maximum unless the sum is NaN.
     void generate_log_sum_exp_cpu(const RowDomain &row, Var i, Var o) {
+        if (layout == Layout::Outer || mapping.rows == RowMapping::Split) {
+            return generate_log_sum_exp_pieces_cpu(row, i, o);
+        }
         const Type t = halide_type_of(dtype), acc_t = Float(32);
         const Conversions convert(get_target(), get_externs_map());
         Func peak("peak"), acc("acc");
@@ -371,6 +375,73 @@ public:
         const Expr result = select(is_nan_value(sum), sum, finite, shift + log(sum), m);
         output(i, o) = convert.narrow(result, t);
         finish_reducing_pipeline(input, output, {peak, acc}, i, o, row, layout, mapping, tuning, get_target());
+    }
+
+    // LOG_SUM_EXP on CPUs, the plain inner kernel and the outer layout: a
+    // row's maximum before its sum read a long row (or a column) from memory
+    // twice. Here the row is cut into pieces (inner: blocks of about
+    // block_elements of its full vector chunks; outer: the layout's chunks of
+    // rows, cpu_outer_row_chunks), each with its own pair (its maximum m_c,
+    // the sum s_c of its exp(x - m_c)), both computed in one task
+    // (ChunkPartials::in_task), so the sum reads the piece from cache; the
+    // row's sum is then that of s_c * exp(m_c - max), with the remaining
+    // elements' terms (inner), at its maximum. A piece's non-finite maximum
+    // shifts it by 0, as a row's does above: all -inf adds count * 2^-126 to
+    // a sum of at least 1; a +inf or NaN piece leaves the row's own maximum
+    // non-finite (its answer, or NaN through the sum).
+    void generate_log_sum_exp_pieces_cpu(const RowDomain &row, Var i, Var o) {
+        _halide_user_assert(mapping.loads == RowLoads::Elements) << "CPU kernels load elements, not words";
+        const Type t = halide_type_of(dtype), acc_t = Float(32);
+        const Conversions convert(get_target(), get_externs_map());
+        auto widen = [&](const Expr &x) { return convert.widen(x, acc_t); };
+        const Expr extent = input.dim(1).extent();
+        Var c("c");
+        RDom in_piece, piece;
+        Expr at;
+        std::vector<Expr> rest;  // the elements no piece holds
+        if (layout == Layout::Outer) {
+            const CpuRowChunks chunks = cpu_outer_row_chunks(extent, tuning);
+            in_piece = RDom(0, chunks.rows, "in_chunk");
+            at = c * chunks.rows + in_piece;
+            in_piece.where(at < extent);
+            piece = RDom(0, chunks.chunks, "chunk");
+            piece.where(piece * chunks.rows < extent);  // the last chunks may be empty
+        } else {
+            const int block = std::max(1, (int)tuning.block_elements / row.chunk);  // steps
+            const Expr steps = extent / row.chunk;
+            in_piece = RDom(0, row.chunk, 0, block, "in_block");  // (lane, step)
+            const Expr step = c * block + in_piece.y;
+            in_piece.where(step < steps);
+            at = step * row.chunk + in_piece.x;
+            piece = RDom(0, (steps + block - 1) / block, "block");
+            rest = {row.at[1]};
+        }
+        // Bounds inference does not see the `where`: the promise keeps the
+        // loads inside the row (a clamp would cost the inner layout its dense loads).
+        const Expr x = widen(input(i, unsafe_promise_clamped(at, 0, extent - 1), o));
+        auto shift_of = [&](const Expr &m) { return select(is_finite_value(m), m, cast(acc_t, 0)); };
+        Func piece_peak("piece_peak"), piece_sum("piece_sum"), pair("piece_pair");
+        piece_peak(i, c, o) = acc_t.min();  // -inf
+        piece_peak(i, c, o) = max(piece_peak(i, c, o), x);
+        piece_sum(i, c, o) = cast(acc_t, 0);
+        piece_sum(i, c, o) += exp_of_nonpositive(x - shift_of(piece_peak(i, c, o)));
+        pair(i, c, o) = Tuple(piece_peak(i, c, o), piece_sum(i, c, o));
+        Func peak("peak"), acc("acc");
+        peak(i, o) = acc_t.min();
+        peak(i, o) = max(peak(i, o), pair(i, piece, o)[0]);
+        for (const Expr &r : rest) peak(i, o) = max(peak(i, o), widen(input(i, r, o)));
+        const Expr m = peak(i, o);
+        const Expr finite = is_finite_value(m);
+        const Expr shift = shift_of(m);
+        acc(i, o) = cast(acc_t, 0);
+        acc(i, o) += pair(i, piece, o)[1] * exp_of_nonpositive(shift_of(pair(i, piece, o)[0]) - shift);
+        for (const Expr &r : rest) acc(i, o) += exp_of_nonpositive(widen(input(i, r, o)) - shift);
+        const Expr sum = acc(i, o);
+        output(i, o) = convert.narrow(select(is_nan_value(sum), sum, finite, shift + log(sum), m), t);
+        RowDomain merged{{piece}, {piece.x}, row.chunk};
+        if (!rest.empty()) merged.parts.push_back(row.parts[1]), merged.at.push_back(rest[0]);
+        finish_reducing_pipeline(input, output, {peak, acc}, i, o, merged, layout, mapping, tuning, get_target(),
+                                 std::nullopt, Expr(), std::nullopt, ChunkPartials{pair, c, in_piece, {piece_peak, piece_sum}});
     }
 
     // LOG_SUM_EXP in one pass over the input (GPUs, where the input's second
@@ -554,7 +625,7 @@ public:
             index_mask = row_index_mask;  // what the output undoes
             reductions = {best};
             reduced = RowDomain{{chunk}, {chunk.x}, 0};
-            chunk_partials = ChunkPartials{partial, c, in_chunk};
+            chunk_partials = ChunkPartials{partial, c, in_chunk, {}};
         } else if (packed_key) {
             // One pass over a packed (value, index) key: a plain max, which
             // rfactor and vectorisation keep exact (no tuple-argmax tie bug).

@@ -79,7 +79,9 @@ inline const std::map<std::string, RowLoads> &row_loads_names() {
 // Tunable numbers; members of the generator so Halide registers them as GeneratorParams.
 struct ReduceTuning {
     // CPU, inner layout: independent vector accumulators; elements of a row
-    // per parallel block, where fewer than min_parallel_rows rows are reduced.
+    // per parallel block, where fewer than min_parallel_rows rows are reduced
+    // (and, for LOG_SUM_EXP, per piece, and of the rows a group's second
+    // pass reads from cache).
     Halide::GeneratorParam<int> accumulators{"accumulators", 4};
     Halide::GeneratorParam<int> block_elements{"block_elements", 16384};
     Halide::GeneratorParam<int> min_parallel_rows{"min_parallel_rows", 8};

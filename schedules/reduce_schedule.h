@@ -56,8 +56,9 @@ inline void schedule_reduce_gpu(ReduceStages &s, const ReduceMapping &m, const R
 
 inline void schedule_reduce(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
                             const Halide::Target &target) {
-    _halide_user_assert(!s.chunk_partials || (!target.has_gpu_feature() && s.layout == Layout::Outer))
-        << "a row's chunks written out by the algorithm (ChunkPartials) are the CPUs' outer layout";
+    _halide_user_assert(!s.chunk_partials || (!target.has_gpu_feature() && m.rows == RowMapping::Split))
+        << "a row's chunks written out by the algorithm (ChunkPartials) are CPU mappings: the outer layout, "
+           "the plain inner kernel";
     if (target.has_gpu_feature()) {
         schedule_reduce_gpu(s, m, p, target);
     } else {

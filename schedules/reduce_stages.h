@@ -32,14 +32,19 @@ struct ZeroSumSigns {
     Halide::Expr all_negative;  // at the output's (i, o)
 };
 
-// A row's chunks written out by the algorithm (CPU outer layout, ARGMAX/ARGMIN
-// in chunk-local 32-bit keys): partial(i, c, o) reduces the rows c * rows +
-// in_chunk, the last reduction merges the chunks over its RDom (row), where
-// other reductions' chunks come from rfactor.
+// A row's chunks written out by the algorithm (CPU outer layout): partial(i,
+// c, o) holds chunk c's result, over the rows c * rows + in_chunk, which the
+// last reduction merges over its RDom (row); other reductions' chunks come
+// from rfactor. ARGMAX/ARGMIN in chunk-local 32-bit keys: partial reduces
+// the rows itself. LOG_SUM_EXP: partial is pure, the pair of reductions
+// `in_task` (a chunk's maximum, then its sum of exp(x - maximum)) computed in
+// partial's task, so the second read of a chunk's rows comes from cache; both
+// of the row's reductions merge the pairs.
 struct ChunkPartials {
     Halide::Func partial;
     Halide::Var c;
     Halide::RDom in_chunk;
+    std::vector<Halide::Func> in_task;
 };
 
 // Every reduction is defined as
@@ -68,7 +73,7 @@ struct ReduceStages {
     Halide::Expr plain_terms;
     // CPU float SUM: the signs of zero sums, read again (see ZeroSumSigns).
     std::optional<ZeroSumSigns> zero_sum_signs;
-    // Where set, the last reduction's row is its chunks (see ChunkPartials).
+    // Where set, the row of the last reduction (LOG_SUM_EXP: of both) is its chunks (see ChunkPartials).
     std::optional<ChunkPartials> chunk_partials;
 
     // The row's first (usually only) part: the domain of the first update.

@@ -309,6 +309,58 @@ TEST_CASE("REDUCE LOG_SUM_EXP special values in long rows and columns", "[reduce
     check(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n, rows}, by_columns, {0}), "columns (outer axis)");
 }
 
+// LOG_SUM_EXP on CPUs cuts a row into pieces (blocks of 16384 of its elements
+// along the inner axis, chunks of rows down an outer one), each with its own
+// maximum and sum, then merges them at the row's maximum. Rows whose maximum
+// lies in the last block, rows falling from their first element (later
+// pieces scaled by less than 2^-126), rows whose first pieces are all -inf,
+// rows whose maximum is their last element (past the last full vector of the
+// inner layout); 4 rows (a row's blocks in parallel) and 8 (one after the
+// other), float32 and float16, along the inner and outer axes and all axes;
+// each against exp and log in double precision.
+TEST_CASE("REDUCE LOG_SUM_EXP in pieces: the maximum in any block or chunk", "[reduce]") {
+    const uint32_t n = 3 * 16384 + 1000 + 17;
+    auto value = [&](uint32_t row, uint32_t k) -> float {
+        const float shift = 4.0f * (float)(row / 4);
+        const float wave = std::round(16.0f * std::sin(0.0007f * (float)k)) / 16.0f;  // 1/16ths: exact in float16
+        switch (row % 4) {
+        case 0: return shift + 3.0f * (float)(k / 16384) + wave;
+        case 1: return shift - 0.25f * (float)(k / 256) + wave;
+        case 2: return k < 20000 ? -INFINITY : shift - 40.0f + wave;
+        default: return k + 1 == n ? shift + 3.0f : shift - 5.0f;
+        }
+    };
+    auto expected = [&](uint32_t row) {
+        double m = -INFINITY, s = 0;
+        for (uint32_t k = 0; k < n; ++k) m = std::max(m, (double)value(row, k));
+        for (uint32_t k = 0; k < n; ++k) s += std::exp((double)value(row, k) - m);
+        return m + std::log(s);
+    };
+    for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+        const double tolerance = type == F32 ? 2e-6 : 1e-3;  // relative: float16 results round to 11 bits
+        auto check = [&](float got, uint32_t row, const char *layout) {
+            const double e = expected(row);
+            INFO(layout << (type == F32 ? " float32" : " float16") << " row " << row << " got " << got
+                        << " expected " << e);
+            CHECK(std::fabs(got - e) <= tolerance * std::max(1.0, std::fabs(e)));
+        };
+        for (uint32_t rows : {4u, 8u}) {
+            std::vector<float> by_rows(rows * n), by_columns(rows * n);
+            for (uint32_t r = 0; r < rows; ++r) {
+                for (uint32_t k = 0; k < n; ++k) by_rows[r * n + k] = by_columns[k * rows + r] = value(r, k);
+            }
+            const auto inner = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {rows, n}, by_rows, {1}, type);
+            const auto outer = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n, rows}, by_columns, {0}, type);
+            for (uint32_t r = 0; r < rows; ++r) check(inner[r], r, "rows (inner axis)"), check(outer[r], r, "columns (outer axis)");
+        }
+        for (uint32_t r = 0; r < 4; ++r) {
+            std::vector<float> row(n);
+            for (uint32_t k = 0; k < n; ++k) row[k] = value(r, k);
+            check(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n}, row, {0}, type)[0], r, "all axes");
+        }
+    }
+}
+
 // The same special values in short rows among many (a thread per row on CUDA,
 // rows read in 16-byte vectors: that kernel takes the row's maximum, then
 // Σexp(x - max), in two passes over the row).

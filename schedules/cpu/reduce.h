@@ -157,6 +157,70 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
         .vectorize(ii, lanes, TailStrategy::GuardWithIf);
     s.output.specialize(s.i_stride == 1);
     compute_zero_sum_signs_at(s, t, lanes, Expr(), merge_tile);
+    // The tasks of a Func over (i, c, o), a chunk's columns each: in tiles
+    // only where a row has more than one (a guarded split past a short row
+    // still walks a tile).
+    auto schedule_chunk_tasks = [&](Func partial, Var c) {
+        partial.compute_root();
+        partial.specialize(s.i_extent <= tile)
+            .fuse(c, s.o, t)
+            .parallel(t)
+            .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+        partial.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
+            .fuse(it, c, itc)
+            .fuse(itc, s.o, t)
+            .parallel(t)
+            .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+    };
+    // A chunk's rows (ri) accumulated in the same tasks; dense vector loads
+    // where columns are contiguous.
+    auto schedule_accumulate = [&](Stage accumulate, Var c, RVar ri) {
+        Stage one_tile = accumulate.specialize(s.i_extent <= tile);
+        one_tile.reorder(s.i, ri, c, s.o).fuse(c, s.o, t).parallel(t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+        one_tile.specialize(s.i_stride == 1);
+        accumulate.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
+            .reorder(ii, ri, it, c, s.o)
+            .fuse(it, c, itc)
+            .fuse(itc, s.o, t)
+            .parallel(t)
+            .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+        accumulate.specialize(s.i_stride == 1);
+    };
+    // The merge of a reduction's chunks: the last reduction's in the
+    // output's task; an earlier one's (LOG_SUM_EXP's max, which the sum's
+    // merge reads) in tasks of its own before them.
+    auto schedule_merge = [&](Func f, RVar ro) {
+        if (f.name() == s.reductions.back().name()) {
+            f.compute_at(s.output, t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            f.update().reorder(s.i, ro).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            return;
+        }
+        f.compute_root()
+            .split(s.i, it, ii, merge_tile, TailStrategy::GuardWithIf)
+            .fuse(it, s.o, t)
+            .parallel(t)
+            .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+        f.update()
+            .split(s.i, it, ii, merge_tile, TailStrategy::GuardWithIf)
+            .reorder(ii, ro, it, s.o)
+            .fuse(it, s.o, t)
+            .parallel(t)
+            .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+    };
+    if (s.chunk_partials && !s.chunk_partials->in_task.empty()) {
+        // LOG_SUM_EXP's pairs: each chunk's reductions in its task, one after
+        // the other over the tile's rows (the second from cache).
+        const ChunkPartials &chunks = *s.chunk_partials;
+        schedule_chunk_tasks(chunks.partial, chunks.c);
+        for (Func f : chunks.in_task) {
+            f.compute_at(chunks.partial, t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            Stage rows = f.update();
+            rows.reorder(s.i, chunks.in_chunk.x).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            rows.specialize(s.i_stride == 1);
+        }
+        for (Func f : s.reductions) schedule_merge(f, s.r().x);
+        return;
+    }
     for (Func f : s.reductions) {
         RVar ro("ro"), ri("ri");
         Var c("c");
@@ -169,53 +233,62 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
         } else {
             partial = f.update().split(s.r(), ro, ri, chunk_rows, TailStrategy::GuardWithIf).rfactor(ro, c);
         }
-        // Its zero fill, and below its rows, in tiles only where a row has
-        // more than one: a guarded split past a short row still walks a tile.
-        partial.compute_root();
-        partial.specialize(s.i_extent <= tile)
-            .fuse(c, s.o, t)
-            .parallel(t)
-            .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-        partial.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
-            .fuse(it, c, itc)
-            .fuse(itc, s.o, t)
-            .parallel(t)
-            .vectorize(ii, lanes, TailStrategy::GuardWithIf);
-        // Dense vector loads where columns are contiguous.
-        auto schedule_accumulate = [&](Stage accumulate) {
-            Stage one_tile = accumulate.specialize(s.i_extent <= tile);
-            one_tile.reorder(s.i, ri, c, s.o).fuse(c, s.o, t).parallel(t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-            one_tile.specialize(s.i_stride == 1);
-            accumulate.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
-                .reorder(ii, ri, it, c, s.o)
-                .fuse(it, c, itc)
-                .fuse(itc, s.o, t)
-                .parallel(t)
-                .vectorize(ii, lanes, TailStrategy::GuardWithIf);
-            accumulate.specialize(s.i_stride == 1);
-        };
+        schedule_chunk_tasks(partial, c);
         // Computed at root, outside the output's specialisation on plain_terms:
         // its own, checked first.
-        if (s.plain_terms.defined()) schedule_accumulate(partial.update().specialize(s.plain_terms));
-        schedule_accumulate(partial.update());
-        // The merge: the last reduction's in the output's task; an earlier
-        // one's (LOG_SUM_EXP's max, which the sum's partials read) in tasks
-        // of its own before them.
-        if (f.name() == s.reductions.back().name()) {
-            f.compute_at(s.output, t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-            f.update().reorder(s.i, ro).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-        } else {
-            f.compute_root()
-                .split(s.i, it, ii, merge_tile, TailStrategy::GuardWithIf)
-                .fuse(it, s.o, t)
-                .parallel(t)
-                .vectorize(ii, lanes, TailStrategy::GuardWithIf);
-            f.update()
-                .split(s.i, it, ii, merge_tile, TailStrategy::GuardWithIf)
-                .reorder(ii, ro, it, s.o)
-                .fuse(it, s.o, t)
-                .parallel(t)
-                .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+        if (s.plain_terms.defined()) schedule_accumulate(partial.update().specialize(s.plain_terms), c, ri);
+        schedule_accumulate(partial.update(), c, ri);
+        schedule_merge(f, ro);
+    }
+}
+
+// LOG_SUM_EXP's blocks (ChunkPartials, inner layout): a row's blocks one
+// after the other (in parallel where the call has fewer than
+// min_parallel_rows rows), each block's maximum and then its sum in
+// `accumulators` vector registers (rfactor over the lanes), so the sum reads
+// the block from L1 or L2; then the merge of each row's blocks' pairs and
+// remaining elements. Rows go to parallel tasks as in the plain kernel.
+inline void schedule_inner_blocks_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
+    using namespace Halide;
+    ChunkPartials &blocks = *s.chunk_partials;
+    const int block_steps = std::max(1, (int)p.block_elements / s.row.chunk);
+    const Expr several_blocks = s.o_extent < p.min_parallel_rows && s.r_extent / s.row.chunk > block_steps;
+    Var oo("oo"), oi("oi"), u("u"), uo("uo"), ui("ui");
+    s.output.split(s.o, oo, oi, granules_per_task(s, p, 1), TailStrategy::GuardWithIf).parallel(oo);
+    // Blocks in groups of rows of about block_elements (one row when it has
+    // several blocks): a group's maxima, then its sums. One row at a time,
+    // each 4 KiB row's maximum started cold from memory: rows of 1024 ran
+    // 0.91x. At the task, not the group: its size is only known at run time,
+    // and a heap allocation per row cost rows of 1024 15%.
+    Var og("og"), oj("oj");
+    const Expr group_rows = max(1, (int)p.block_elements / max(s.r_extent, 1));
+    // Rows innermost: the merges read a vector of rows' pairs at a time.
+    blocks.partial.compute_at(s.output, oo)
+        .reorder_storage(s.o, blocks.c, s.i)
+        .split(s.o, og, oj, group_rows, TailStrategy::GuardWithIf)
+        .reorder(s.i, oj, blocks.c, og);
+    blocks.partial.specialize(s.r_stride == 1 && several_blocks).parallel(blocks.c);
+    blocks.partial.specialize(s.r_stride == 1);  // dense loads in the stages computed inside
+    blocks.partial.specialize(several_blocks).parallel(blocks.c);
+    const RVar lane = blocks.in_chunk.x, step = blocks.in_chunk.y;
+    for (Func f : blocks.in_task) {
+        RVar rio("rio"), rii("rii");
+        // rfactor before any other directive on the stage: it rebuilds the stage's loops.
+        Func lane_partials = f.update().rfactor(lane, u);
+        // Stored per task: a group's size is only known at run time (heap).
+        f.compute_at(blocks.partial, blocks.c).store_at(s.output, oo);
+        f.update().split(lane, rio, rii, lanes).atomic().vectorize(rii);
+        // A row's lanes at a time: a constant size, in registers.
+        lane_partials.compute_at(f, s.o).vectorize(u, lanes);
+        lane_partials.update().split(u, uo, ui, lanes).reorder(ui, uo, step).vectorize(ui).unroll(uo);
+    }
+    // The merges and the output a vector of rows at a time: per row, the
+    // merge's exp and the output's log cost float16 rows of 1024 4%.
+    s.output.vectorize(oi, lanes, TailStrategy::GuardWithIf);
+    for (Func f : s.reductions) {
+        f.compute_at(s.output, oo).vectorize(s.o, lanes, TailStrategy::GuardWithIf);
+        for (size_t part = 0; part < s.row.parts.size(); ++part) {
+            f.update(part).reorder(s.o, s.row.parts[part].x).vectorize(s.o, lanes, TailStrategy::GuardWithIf);
         }
     }
 }
@@ -231,6 +304,7 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
     if (m.rows == RowMapping::Vectors) return schedule_row_vectors_cpu(s, p, lanes);
     Var oo("oo"), oi("oi"), u("u"), uo("uo"), ui("ui");
 
+    if (s.layout == Layout::Inner && s.chunk_partials) return schedule_inner_blocks_cpu(s, p, lanes);
     if (s.layout == Layout::Inner) {
         // A row is walked in full chunks of `accumulators` vectors (the row
         // domain's first part: lane, step), then its remaining elements (the
