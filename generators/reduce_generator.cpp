@@ -586,13 +586,16 @@ public:
             return select(last_index != 0, cast<uint32_t>(0), cast<uint32_t>(Halide::UInt(bits).max()));
         };
         const Expr index_ones = cast<uint32_t>(Halide::UInt(index_bits).max());
-        Expr index_mask = index_mask_of(index_bits);
-        auto index_key = [&](const Expr &r) { return cast<uint32_t>(r) ^ index_mask; };
+        auto index_key = [&](const Expr &r, int bits) { return cast<uint32_t>(r) ^ index_mask_of(bits); };
+        // A key of type `packed_t`: the value's key above a `bits`-wide index key.
+        auto pack = [](Type packed_t, const Expr &value, const Expr &index, int bits) {
+            return (cast(packed_t, value) << bits) | cast(packed_t, index);
+        };
 
         std::vector<Func> reductions;
         RowDomain reduced = row;
         std::optional<ChunkPartials> chunk_partials;
-        Expr best_index_key;
+        Expr best_index;  // the index of the best element, its key undone
         // D3D12 (HLSL SM 5.1) has no 64-bit integers: there a 64-bit key is two passes.
         const bool packed_key =
             t.bits() <= 32 && !(key_bits == 64 && get_target().has_feature(Target::D3D12Compute));
@@ -610,19 +613,17 @@ public:
             Func partial("partial");
             partial(i, c, o) = cast<uint32_t>(0);
             // (The clamp bounds the loads: `where` does not narrow what bounds inference sees.)
-            partial(i, c, o) = max(partial(i, c, o),
-                                   (cast<uint32_t>(value_key(min(at, extent - 1))) << 16) | index_key(in_chunk));
+            partial(i, c, o) = max(partial(i, c, o), pack(UInt(32), value_key(min(at, extent - 1)),
+                                                          index_key(in_chunk, index_bits), index_bits));
             // The last chunks may be empty (chunks * rows passes the row by up to a chunk).
             RDom chunk(0, chunks.chunks, "chunk");
             chunk.where(chunk * chunks.rows < extent);
             const Expr part = partial(i, chunk, o);
-            const Expr index = cast<uint32_t>(chunk * chunks.rows) + ((part & 0xffff) ^ index_mask);
-            const Expr row_index_mask = index_mask_of(32);
+            const Expr index = cast<uint32_t>(chunk * chunks.rows) + ((part & index_ones) ^ index_mask_of(index_bits));
             Func best("best");
             best(i, o) = cast<uint64_t>(0);
-            best(i, o) = max(best(i, o), (cast<uint64_t>(part >> 16) << 32) | cast<uint64_t>(index ^ row_index_mask));
-            best_index_key = cast<uint32_t>(best(i, o));
-            index_mask = row_index_mask;  // what the output undoes
+            best(i, o) = max(best(i, o), pack(UInt(64), part >> index_bits, index_key(index, 32), 32));
+            best_index = cast<uint32_t>(best(i, o)) ^ index_mask_of(32);
             reductions = {best};
             reduced = RowDomain{{chunk}, {chunk.x}, 0};
             chunk_partials = ChunkPartials{partial, c, in_chunk, {}};
@@ -637,13 +638,12 @@ public:
                 const std::vector<Expr> xs = step_elements(input, mapping, t, i, r, o);
                 Expr step_best;
                 for (int e = 0; e < per_load; ++e) {
-                    const Expr packed =
-                        (cast(key_t, key_of(xs[e])) << index_bits) | cast(key_t, index_key(r * per_load + e));
+                    const Expr packed = pack(key_t, key_of(xs[e]), index_key(r * per_load + e, index_bits), index_bits);
                     step_best = e == 0 ? packed : max(step_best, packed);
                 }
                 best(i, o) = max(best(i, o), step_best);
             }
-            best_index_key = cast<uint32_t>(best(i, o) & cast(key_t, index_ones));
+            best_index = cast<uint32_t>(best(i, o) & cast(key_t, index_ones)) ^ index_mask_of(index_bits);
             reductions = {best};
         } else {
             // 64-bit values leave no room for the index (nor D3D12 for a 64-bit
@@ -653,12 +653,13 @@ public:
             for (const Expr &r : row.at) peak(i, o) = max(peak(i, o), value_key(r));
             where(i, o) = cast<uint32_t>(0);
             for (const Expr &r : row.at) {
-                where(i, o) = max(where(i, o), select(value_key(r) == peak(i, o), index_key(r), cast<uint32_t>(0)));
+                where(i, o) = max(where(i, o),
+                                  select(value_key(r) == peak(i, o), index_key(r, index_bits), cast<uint32_t>(0)));
             }
-            best_index_key = where(i, o);
+            best_index = where(i, o) ^ index_mask_of(index_bits);
             reductions = {peak, where};
         }
-        output(word, i, o) = select(word == 0, best_index_key ^ index_mask, cast<uint32_t>(0));
+        output(word, i, o) = select(word == 0, best_index, cast<uint32_t>(0));
         if (key_bits == 32 && !chunk_local_index) {  // (a requirement joins the pipeline: after the output's definition)
             add_requirement(input.dim(1).extent() * per_load <= kNarrowKeyRows, "arg_reduce key_bits=32: a row of ",
                             input.dim(1).extent() * per_load, " elements is longer than ", kNarrowKeyRows);
