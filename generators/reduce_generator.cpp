@@ -440,8 +440,9 @@ public:
         output(i, o) = convert.narrow(select(is_nan_value(sum), sum, finite, shift + log(sum), m), t);
         RowDomain merged{{piece}, {piece.x}, row.chunk};
         if (!rest.empty()) merged.parts.push_back(row.parts[1]), merged.at.push_back(rest[0]);
+        const ChunkPartials pieces{pair, c, in_piece, {piece_peak, piece_sum}};
         finish_reducing_pipeline(input, output, {peak, acc}, i, o, merged, layout, mapping, tuning, get_target(),
-                                 std::nullopt, Expr(), std::nullopt, ChunkPartials{pair, c, in_piece, {piece_peak, piece_sum}});
+                                 std::nullopt, Expr(), std::nullopt, pieces);
     }
 
     // LOG_SUM_EXP in one pass over the input (GPUs, where the input's second

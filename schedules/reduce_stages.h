@@ -32,14 +32,15 @@ struct ZeroSumSigns {
     Halide::Expr all_negative;  // at the output's (i, o)
 };
 
-// A row's chunks written out by the algorithm (CPU outer layout): partial(i,
-// c, o) holds chunk c's result, over the rows c * rows + in_chunk, which the
-// last reduction merges over its RDom (row); other reductions' chunks come
-// from rfactor. ARGMAX/ARGMIN in chunk-local 32-bit keys: partial reduces
-// the rows itself. LOG_SUM_EXP: partial is pure, the pair of reductions
-// `in_task` (a chunk's maximum, then its sum of exp(x - maximum)) computed in
-// partial's task, so the second read of a chunk's rows comes from cache; both
-// of the row's reductions merge the pairs.
+// A row's chunks written out by the algorithm (CPUs: the outer layout's
+// chunks of rows, c * rows + in_chunk; LOG_SUM_EXP's blocks of the plain
+// inner kernel, in_chunk then (lane, step)): partial(i, c, o) holds chunk c's
+// result, which the last reduction merges over its RDom (row); other
+// reductions' chunks come from rfactor. ARGMAX/ARGMIN in chunk-local 32-bit
+// keys: partial reduces the rows itself. LOG_SUM_EXP: partial is pure, the
+// pair of reductions `in_task` (a chunk's maximum, then its sum of
+// exp(x - maximum)) computed in partial's task, so the second read of a
+// chunk comes from cache; both of the row's reductions merge the pairs.
 struct ChunkPartials {
     Halide::Func partial;
     Halide::Var c;

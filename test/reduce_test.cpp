@@ -351,7 +351,10 @@ TEST_CASE("REDUCE LOG_SUM_EXP in pieces: the maximum in any block or chunk", "[r
             }
             const auto inner = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {rows, n}, by_rows, {1}, type);
             const auto outer = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n, rows}, by_columns, {0}, type);
-            for (uint32_t r = 0; r < rows; ++r) check(inner[r], r, "rows (inner axis)"), check(outer[r], r, "columns (outer axis)");
+            for (uint32_t r = 0; r < rows; ++r) {
+                check(inner[r], r, "rows (inner axis)");
+                check(outer[r], r, "columns (outer axis)");
+            }
         }
         for (uint32_t r = 0; r < 4; ++r) {
             std::vector<float> row(n);
