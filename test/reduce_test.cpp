@@ -76,6 +76,26 @@ std::vector<float> run_float(DML_REDUCE_FUNCTION fn, std::vector<uint32_t> in_si
     return result;
 }
 
+// Reduces `rows` rows of n elements, value(row, k), laid out as rows ({rows, n}
+// along axis 1), as columns ({n, rows} along axis 0) and each alone (all
+// axes), and hands every result to check(got, row, layout).
+template <typename Value, typename Check>
+void reduce_rows_columns_and_alone(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE type, uint32_t rows, uint32_t n,
+                                   Value value, Check check) {
+    std::vector<float> by_rows(rows * n), by_columns(rows * n);
+    for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t k = 0; k < n; ++k) by_rows[r * n + k] = by_columns[k * rows + r] = value(r, k);
+    }
+    const auto inner = run_float(fn, {rows, n}, by_rows, {1}, type);
+    const auto outer = run_float(fn, {n, rows}, by_columns, {0}, type);
+    for (uint32_t r = 0; r < rows; ++r) {
+        check(inner[r], r, "rows (inner axis)");
+        check(outer[r], r, "columns (outer axis)");
+        const std::vector<float> row(by_rows.begin() + r * n, by_rows.begin() + (r + 1) * n);
+        check(run_float(fn, {n}, row, {0}, type)[0], r, "all axes");
+    }
+}
+
 // Fills a tensor with values suited to the function (keeps products and logs finite).
 void fill_random(TestTensor &t, DML_REDUCE_FUNCTION fn, std::mt19937 &rng) {
     std::uniform_real_distribution<double> wide(-2.0, 2.0), positive(0.5, 2.0), near_one(0.8, 1.25);
@@ -345,21 +365,49 @@ TEST_CASE("REDUCE LOG_SUM_EXP in pieces: the maximum in any block or chunk", "[r
             CHECK(std::fabs(got - e) <= tolerance * std::max(1.0, std::fabs(e)));
         };
         for (uint32_t rows : {4u, 8u}) {
-            std::vector<float> by_rows(rows * n), by_columns(rows * n);
-            for (uint32_t r = 0; r < rows; ++r) {
-                for (uint32_t k = 0; k < n; ++k) by_rows[r * n + k] = by_columns[k * rows + r] = value(r, k);
-            }
-            const auto inner = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {rows, n}, by_rows, {1}, type);
-            const auto outer = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n, rows}, by_columns, {0}, type);
-            for (uint32_t r = 0; r < rows; ++r) {
-                check(inner[r], r, "rows (inner axis)");
-                check(outer[r], r, "columns (outer axis)");
-            }
+            reduce_rows_columns_and_alone(DML_REDUCE_FUNCTION_LOG_SUM_EXP, type, rows, n, value, check);
         }
-        for (uint32_t r = 0; r < 4; ++r) {
-            std::vector<float> row(n);
-            for (uint32_t k = 0; k < n; ++k) row[k] = value(r, k);
-            check(run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {n}, row, {0}, type)[0], r, "all axes");
+    }
+}
+
+// CPUs' plain inner kernel takes MIN/MAX of floats from three integer extremes
+// of the bits (signed maximum, unsigned minimum and maximum): the deciding
+// element in any block of a long row, or in its last elements, with signed
+// zeros, NaNs of either sign and rows of one sign.
+TEST_CASE("REDUCE MIN/MAX of floats: the deciding element in any block of a long row", "[reduce]") {
+    const uint32_t n = 3 * 16384 + 1000 + 17, rows = 8;
+    const float nan = std::numeric_limits<float>::quiet_NaN(), negative_nan = std::copysign(nan, -1.0f);
+    auto value = [&](uint32_t row, uint32_t k) -> float {
+        const float negative = -1.0f - (float)(k % 97), positive = 1.0f + (float)(k % 89);
+        switch (row) {
+        case 0: return k == n - 5 ? -0.5f : negative;                         // all negative, the largest last
+        case 1: return k == 2 * 16384 + 3 ? -0.0f : negative;                 // -0 the largest
+        case 2: return k == 40000 ? 0.0f : k == 5 ? -0.0f : negative;         // +0 above -0
+        case 3: return k == n - 1 ? negative_nan : positive;                  // -NaN at the end
+        case 4: return k == 16384 + 7 ? nan : k % 2 ? positive : negative;    // NaN in the second block
+        case 5: return k == 33333 ? -30000.0f : -INFINITY;                    // (exact in float16)
+        case 6: return k == n - 2 ? -3.0f : k == 20000 ? INFINITY : positive;  // one negative, at the end
+        default: return k == n - 1 ? -0.0f : 0.0f;                            // zeros, -0 last
+        }
+    };
+    auto less = [](float a, float b) { return a == 0 && b == 0 ? std::signbit(a) && !std::signbit(b) : a < b; };
+    auto expected = [&](DML_REDUCE_FUNCTION fn, uint32_t row) {
+        float best = value(row, 0);
+        for (uint32_t k = 1; k < n && !std::isnan(best); ++k) {
+            const float x = value(row, k);
+            if (std::isnan(x) || (fn == DML_REDUCE_FUNCTION_MAX ? less(best, x) : less(x, best))) best = x;
+        }
+        return best;
+    };
+    for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_MIN}) {
+        for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+            auto check = [&](float got, uint32_t row, const char *layout) {
+                const float e = expected(fn, row);
+                INFO(function_name(fn) << " " << layout << (type == F32 ? " float32" : " float16") << " row " << row
+                                       << " got " << got << " expected " << e);
+                CHECK((std::isnan(e) ? std::isnan(got) : got == e && std::signbit(got) == std::signbit(e)));
+            };
+            reduce_rows_columns_and_alone(fn, type, rows, n, value, check);
         }
     }
 }
