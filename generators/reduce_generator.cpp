@@ -262,12 +262,12 @@ public:
         case ReduceOp::Min:
         case ReduceOp::Max: {
             const bool is_max = op == ReduceOp::Max;
-            const bool row_in_registers = layout == Layout::Inner && mapping.rows == RowMapping::Split;
-            if (t.is_float() && row_in_registers && !get_target().has_gpu_feature()) {
+            if (t.is_float() && cpu_walks_row_chunks(layout, mapping, get_target())) {
                 // CPUs' plain inner kernel: three integer extremes of the
                 // bits, an instruction each per vector, where an order key
-                // costs ~7 (MAX f32 1.04-1.13x, f16 1.10x; where accumulators
-                // live in memory or a row is a lane, three cost 0.74-0.9x).
+                // costs ~7 (MAX f32 1.07-1.21x, f16 1.16-1.19x; where
+                // accumulators live in memory (the outer layout) or a row is a
+                // lane (rows=whole), three cost 0.74-0.9x).
                 const Type s = Int(t.bits()), u = UInt(t.bits());
                 auto as_signed = [&](const Expr &x) { return reinterpret(s, x); };
                 auto as_unsigned = [&](const Expr &x) { return reinterpret(u, x); };

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace hdml_test;
 
@@ -197,6 +198,37 @@ TEST_CASE("ARGMAX/ARGMIN of 8- and 16-bit types over rows of 65536 elements and 
                                          axis, fill, last_two);
                     }
                 }
+            }
+        }
+    }
+}
+
+// float16 rows of 50169 and 70539 elements (the CPUs' 32-bit keys and the
+// 64-bit ones past 65536), one pattern each: ties across the row and its last
+// elements, the best only at the end, NaNs of both signs, -0 and +0 among
+// negatives, all -inf, the minimum twice, +inf on both sides of element
+// 16384, -0 among +0; against the reference.
+TEST_CASE("ARGMAX/ARGMIN of float16 over long rows: the best element anywhere", "[argmax]") {
+    std::mt19937 rng(test_seed() + 3);
+    std::uniform_int_distribution<int> coarse(-5, 5);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (uint32_t n : {3 * 16384u + 1017u, 4 * 16384u + 5003u}) {
+        auto fill = [&](const std::vector<uint32_t> &i) -> double {
+            const uint32_t k = i[1];
+            switch (i[0]) {
+            case 0: return k == 100 || k == 40000 || k == n - 1 ? 7 : coarse(rng);
+            case 1: return k == n - 3 ? 7 : (double)(k % 11) - 5;
+            case 2: return k == 20000 || k == 45000 ? nan : k == 30000 ? -nan : coarse(rng);
+            case 3: return k == 33000 ? 0.0 : k == 5 || k == 34000 ? -0.0 : -1.0 - (k % 7);
+            case 4: return -INFINITY;
+            case 5: return k == 17000 || k == 49000 ? -60000 : coarse(rng);
+            case 6: return k == 16383 || k == 16384 ? INFINITY : coarse(rng);
+            default: return k == 32768 || k == 32769 ? -0.0 : 0.0;
+            }
+        };
+        for (DML_OPERATOR_TYPE type : {DML_OPERATOR_ARGMAX, DML_OPERATOR_ARGMIN}) {
+            for (auto direction : {DML_AXIS_DIRECTION_INCREASING, DML_AXIS_DIRECTION_DECREASING}) {
+                check_along_axis(type, direction, TestTensor(DML_TENSOR_DATA_TYPE_FLOAT16, {8, n}), 1, fill, -1);
             }
         }
     }

@@ -58,8 +58,12 @@ inline RefValue reference_reduce(const TestTensor &in, uint32_t mask, const std:
             if (fl) {
                 const bool na = std::isnan(values[a]), nb = std::isnan(values[b]);
                 if (na || nb) return na && nb ? 0 : (na ? 1 : -1);
-                if (values[a] == values[b]) return 0;
-                return (values[a] > values[b]) == want_max ? 1 : -1;
+                // -0 < +0 (README: "ARGMAX of {-0, +0} is 1").
+                const bool signed_zeros = values[a] == 0 && values[b] == 0 &&
+                                          std::signbit(values[a]) != std::signbit(values[b]);
+                if (values[a] == values[b] && !signed_zeros) return 0;
+                const bool greater = signed_zeros ? std::signbit(values[b]) : values[a] > values[b];
+                return greater == want_max ? 1 : -1;
             }
             if (raw[a] == raw[b]) return 0;
             const bool greater = is_signed_int(in.type) ? (int64_t)raw[a] > (int64_t)raw[b] : raw[a] > raw[b];
