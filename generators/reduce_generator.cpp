@@ -4,6 +4,7 @@
 #include "generators/common.h"
 #include "generators/float16.h"
 #include "generators/reduce_chunking.h"
+#include "runtime/shape/limits.h"
 #include "schedules/reduce_schedule.h"
 
 #include <functional>
@@ -82,6 +83,16 @@ Expr exp_of_nonpositive(const Expr &d) {
     for (float c : {0.00967151299f, 0.0555073358f, 0.240222424f, 0.693147004f, 1.0f}) p = p * f + c;
     const Expr two_to_n = reinterpret(Float(32), (reinterpret(UInt(32), shifted) + cast<uint32_t>(127)) << 23);
     return p * two_to_n;
+}
+
+// CPUs' LOG_SUM_EXP is m + log(sum of exp(x - shift)) over the row's maximum
+// m: the shift is m, or 0 where m is not finite, and the result then m itself
+// (all -inf gives -inf, any +inf gives +inf) unless the sum is NaN.
+Expr log_sum_exp_shift(const Expr &m) {
+    return select(is_finite_value(m), m, Internal::make_zero(m.type()));
+}
+Expr log_sum_exp_result(const Expr &m, const Expr &sum) {
+    return select(is_nan_value(sum), sum, is_finite_value(m), m + log(sum), m);
 }
 
 // The elements one step of a row reads from `loaded` (input(i, r, o)): itself,
@@ -403,15 +414,11 @@ public:
         auto widen = [&](const Expr &x) { return convert.widen(x, acc_t); };
         peak(i, o) = acc_t.min();  // -inf
         for_each_part([&](const std::vector<Expr> &xs) { peak(i, o) = max(peak(i, o), combine_terms(xs, widen, maximum)); });
-        const Expr m = peak(i, o);
-        const Expr finite = is_finite_value(m);
-        const Expr shift = select(finite, m, cast(acc_t, 0));
+        const Expr m = peak(i, o), shift = log_sum_exp_shift(m);
         acc(i, o) = cast(acc_t, 0);
         auto term = [&](const Expr &x) { return exp_of_nonpositive(widen(x) - shift); };
         for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
-        const Expr sum = acc(i, o);
-        const Expr result = select(is_nan_value(sum), sum, finite, shift + log(sum), m);
-        output(i, o) = convert.narrow(result, t);
+        output(i, o) = convert.narrow(log_sum_exp_result(m, acc(i, o)), t);
         finish_reducing_pipeline(input, output, {peak, acc}, i, o, row, layout, mapping, tuning, get_target());
     }
 
@@ -457,25 +464,21 @@ public:
         // Bounds inference does not see the `where`: the promise keeps the
         // loads inside the row (a clamp would cost the inner layout its dense loads).
         const Expr x = widen(input(i, unsafe_promise_clamped(at, 0, extent - 1), o));
-        auto shift_of = [&](const Expr &m) { return select(is_finite_value(m), m, cast(acc_t, 0)); };
         Func piece_peak("piece_peak"), piece_sum("piece_sum"), pair("piece_pair");
         piece_peak(i, c, o) = acc_t.min();  // -inf
         piece_peak(i, c, o) = max(piece_peak(i, c, o), x);
         piece_sum(i, c, o) = cast(acc_t, 0);
-        piece_sum(i, c, o) += exp_of_nonpositive(x - shift_of(piece_peak(i, c, o)));
+        piece_sum(i, c, o) += exp_of_nonpositive(x - log_sum_exp_shift(piece_peak(i, c, o)));
         pair(i, c, o) = Tuple(piece_peak(i, c, o), piece_sum(i, c, o));
         Func peak("peak"), acc("acc");
         peak(i, o) = acc_t.min();
         peak(i, o) = max(peak(i, o), pair(i, piece, o)[0]);
         for (const Expr &r : rest) peak(i, o) = max(peak(i, o), widen(input(i, r, o)));
-        const Expr m = peak(i, o);
-        const Expr finite = is_finite_value(m);
-        const Expr shift = shift_of(m);
+        const Expr m = peak(i, o), shift = log_sum_exp_shift(m);
         acc(i, o) = cast(acc_t, 0);
-        acc(i, o) += pair(i, piece, o)[1] * exp_of_nonpositive(shift_of(pair(i, piece, o)[0]) - shift);
+        acc(i, o) += pair(i, piece, o)[1] * exp_of_nonpositive(log_sum_exp_shift(pair(i, piece, o)[0]) - shift);
         for (const Expr &r : rest) acc(i, o) += exp_of_nonpositive(widen(input(i, r, o)) - shift);
-        const Expr sum = acc(i, o);
-        output(i, o) = convert.narrow(select(is_nan_value(sum), sum, finite, shift + log(sum), m), t);
+        output(i, o) = convert.narrow(log_sum_exp_result(m, acc(i, o)), t);
         RowDomain merged{{piece}, {piece.x}, row.chunk};
         if (!rest.empty()) merged.parts.push_back(row.parts[1]), merged.at.push_back(rest[0]);
         const ChunkPartials pieces{pair, c, in_piece, {piece_peak, piece_sum}};
@@ -588,7 +591,6 @@ public:
     // most 65536 elements, which the runtime checks; on CPUs' outer layout an
     // index within a chunk of rows, any row), twice the lanes per vector.
     GeneratorParam<int> key_bits{"key_bits", 64};
-    static constexpr int kNarrowKeyRows = 65536;  // the rows a 16-bit index spans
     ReduceTuning tuning;
     ReduceMapping mapping;
 
@@ -644,7 +646,7 @@ public:
         const bool chunk_local_index = key_bits == 32 && layout == Layout::Outer && !get_target().has_gpu_feature();
         if (chunk_local_index) {
             const Expr extent = input.dim(1).extent();
-            const CpuRowChunks chunks = cpu_outer_row_chunks(extent, tuning, kNarrowKeyRows);
+            const CpuRowChunks chunks = cpu_outer_row_chunks(extent, tuning, (int)kNarrowKeyMaxRow);
             Var c("c");
             RDom in_chunk(0, chunks.rows, "in_chunk");
             const Expr at = c * chunks.rows + in_chunk;
@@ -700,8 +702,9 @@ public:
         }
         output(word, i, o) = select(word == 0, best_index, cast<uint32_t>(0));
         if (key_bits == 32 && !chunk_local_index) {  // (a requirement joins the pipeline: after the output's definition)
-            add_requirement(input.dim(1).extent() * per_load <= kNarrowKeyRows, "arg_reduce key_bits=32: a row of ",
-                            input.dim(1).extent() * per_load, " elements is longer than ", kNarrowKeyRows);
+            const int most = (int)kNarrowKeyMaxRow;
+            add_requirement(input.dim(1).extent() * per_load <= most, "arg_reduce key_bits=32: a row of ",
+                            input.dim(1).extent() * per_load, " elements is longer than ", most);
         }
         finish_reducing_pipeline(input, output, reductions, i, o, reduced, layout, mapping, tuning, get_target(), word,
                                  Expr(), std::nullopt, chunk_partials);

@@ -25,4 +25,9 @@ constexpr int64_t kMaxKernelExtent = INT32_MAX;
 // must hold fewer elements, and span fewer bytes, than this.
 constexpr int64_t kSmallBufferLimit = int64_t(1) << 31;
 
+// The longest row (or, CPUs' outer layout, chunk of rows) an ARGMAX/ARGMIN
+// kernel of 32-bit keys indexes: its index key has 16 bits. The generator
+// builds to it, the runtime's choice of kernel keeps to it.
+constexpr int64_t kNarrowKeyMaxRow = 65536;
+
 }  // namespace hdml

@@ -1,6 +1,7 @@
 #include "runtime/variants/reduce_variants.h"
 
 #include "runtime/error.h"
+#include "runtime/shape/limits.h"
 #include "runtime/variants/variant_list.h"
 
 #include <vector>
@@ -173,9 +174,6 @@ const ReduceVariant kReduceVariants[] = {
     // Every shape: the plain kernel of the shape's layout.
     {"plain", kOnAll, P{}, false, 0, serves_all<ReduceQuery>},
 };
-
-// The longest row a key_bits=32 ARGMAX/ARGMIN kernel takes (its index key has 16 bits).
-constexpr int64_t kNarrowKeyMaxRow = 65536;
 
 // Whether every row of `s` starts on a `vector_bytes` vector and holds whole
 // vectors (dims of one element have no stride to speak of: calls pass 0).
