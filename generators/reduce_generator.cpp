@@ -279,10 +279,10 @@ public:
                 // costs ~7 (MAX f32 1.07-1.21x, f16 1.16-1.19x; where
                 // accumulators live in memory (the outer layout) or a row is a
                 // lane (rows=whole), three cost 0.74-0.9x).
-                const Type s = Int(t.bits()), u = UInt(t.bits());
-                auto as_signed = [&](const Expr &x) { return reinterpret(s, x); };
-                auto as_unsigned = [&](const Expr &x) { return reinterpret(u, x); };
-                acc(i, o) = Tuple(s.min(), u.max(), u.min());
+                const Type signed_bits = Int(t.bits()), unsigned_bits = UInt(t.bits());
+                auto as_signed = [&](const Expr &x) { return reinterpret(signed_bits, x); };
+                auto as_unsigned = [&](const Expr &x) { return reinterpret(unsigned_bits, x); };
+                acc(i, o) = Tuple(signed_bits.min(), unsigned_bits.max(), unsigned_bits.min());
                 for_each_part([&](const std::vector<Expr> &xs) {
                     acc(i, o) = Tuple(max(acc(i, o)[0], combine_terms(xs, as_signed, maximum)),
                                       min(acc(i, o)[1], combine_terms(xs, as_unsigned, minimum)),
