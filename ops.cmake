@@ -19,6 +19,7 @@
 #    field names), test/fuzz/descriptor_fuzzer.cpp, the README's status table.
 
 hdml_generators(SOURCES
+    generators/cpu_functions.cpp
     generators/float16.cpp
     generators/runtime_anchor_generator.cpp
     generators/reduce_generator.cpp

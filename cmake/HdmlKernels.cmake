@@ -17,20 +17,20 @@ function(hdml_generators)
     add_halide_generator(hdml.generator SOURCES ${ARG_SOURCES})
     if (TARGET hdml.generator)
         target_include_directories(hdml.generator PRIVATE "${PROJECT_SOURCE_DIR}")
-        _hdml_float16_bitcode(hdml.generator)
+        _hdml_cpu_bitcode(hdml.generator)
     endif ()
 endfunction()
 
-# generators/float16_conversions.ll as LLVM bitcode for each CPU that converts
-# float16 in hardware, embedded in the generator (generators/float16.h). clang
-# must be LLVM 14's, as Halide 14's: an older LLVM cannot read newer bitcode.
-function(_hdml_float16_bitcode generator)
+# generators/cpu_functions.ll as LLVM bitcode for each CPU, embedded in the
+# generator (generators/cpu_functions.h). clang must be LLVM 14's, as
+# Halide 14's: an older LLVM cannot read newer bitcode.
+function(_hdml_cpu_bitcode generator)
     find_program(HDML_CLANG_14 NAMES clang-14 HINTS /usr/lib/llvm-14/bin)
     if (NOT HDML_CLANG_14)
-        message(FATAL_ERROR "hdml: clang-14 (Debian package clang-14) compiles generators/float16_conversions.ll")
+        message(FATAL_ERROR "hdml: clang-14 (Debian package clang-14) compiles generators/cpu_functions.ll")
     endif ()
-    set(source "${PROJECT_SOURCE_DIR}/generators/float16_conversions.ll")
-    set(dir "${HDML_GENERATED_DIR}/float16")
+    set(source "${PROJECT_SOURCE_DIR}/generators/cpu_functions.ll")
+    set(dir "${HDML_GENERATED_DIR}/cpu_functions")
     # Halide's arch and OS, then clang's triple for them (Halide 14's own spelling).
     set(cpus "X86 Linux x86_64-unknown-linux-gnu" "ARM Linux aarch64-unknown-linux-gnueabihf")
     set(bitcodes "")
@@ -49,11 +49,11 @@ function(_hdml_float16_bitcode generator)
         list(APPEND bitcodes "${bitcode}")
         list(APPEND entries "${arch}:${os}:${bitcode}")
     endforeach ()
-    set(table "${dir}/float16_bitcode.cpp")
+    set(table "${dir}/cpu_bitcode.cpp")
     add_custom_command(OUTPUT "${table}"
                        COMMAND "${CMAKE_COMMAND}" "-DENTRIES=${entries}" "-DOUTPUT=${table}"
-                               -P "${PROJECT_SOURCE_DIR}/cmake/EmbedFloat16Bitcode.cmake"
-                       DEPENDS ${bitcodes} "${PROJECT_SOURCE_DIR}/cmake/EmbedFloat16Bitcode.cmake" VERBATIM)
+                               -P "${PROJECT_SOURCE_DIR}/cmake/EmbedCpuBitcode.cmake"
+                       DEPENDS ${bitcodes} "${PROJECT_SOURCE_DIR}/cmake/EmbedCpuBitcode.cmake" VERBATIM)
     target_sources(${generator} PRIVATE "${table}")
 endfunction()
 

@@ -4,33 +4,15 @@ namespace hdml {
 
 using namespace Halide;
 
-const Float16Bitcode *float16_instructions_for(const Target &target) {
-    // GPU kernels run on the device, where these CPU functions do not exist.
-    if (target.has_gpu_feature() || target.bits != 64) return nullptr;
-    if (target.arch == Target::X86 && !target.has_feature(Target::F16C)) return nullptr;
-    if (target.arch != Target::X86 && target.arch != Target::ARM) return nullptr;
-    for (const Float16Bitcode &bitcode : float16_bitcode()) {
-        if (bitcode.arch == target.arch && bitcode.os == target.os) return &bitcode;
-    }
-    return nullptr;
-}
-
 Conversions::Conversions(const Target &target, std::shared_ptr<GeneratorContext::ExternsMap> externs)
-    : target_(target), externs_(std::move(externs)), instructions_(float16_instructions_for(target)),
+    : target_(target), externs_(std::move(externs)), instructions_(cpu_bitcode_for(target)),
       cuda_(target.has_feature(Target::CUDA)) {
-}
-
-void Conversions::link_instructions() const {
-    const std::string name = "hdml.float16_conversions";
-    if (externs_->count(name) == 0) {
-        externs_->emplace(name, ExternalCode::bitcode_wrapper(target_, instructions_->code, name));
-    }
 }
 
 Expr Conversions::widen(const Expr &v, Type acc_type) const {
     if (v.type() != Float(16) || acc_type != Float(32) || cuda_) return cast(acc_type, v);
     if (!instructions_) return widen_float16_in_software(v);
-    link_instructions();
+    link_cpu_functions(target_, *externs_, *instructions_);
     return Internal::Call::make(Float(32, v.type().lanes()), "hdml_f16_to_f32", {reinterpret<uint16_t>(v)},
                                 Internal::Call::PureExtern);
 }
@@ -38,7 +20,7 @@ Expr Conversions::widen(const Expr &v, Type acc_type) const {
 Expr Conversions::narrow(const Expr &v, Type t) const {
     if (t == Float(16) && v.type() == Float(32) && !cuda_) {
         if (!instructions_) return narrow_to_float16_in_software(v);
-        link_instructions();
+        link_cpu_functions(target_, *externs_, *instructions_);
         return reinterpret<float16_t>(
             Internal::Call::make(UInt(16, v.type().lanes()), "hdml_f32_to_f16", {v}, Internal::Call::PureExtern));
     }

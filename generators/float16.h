@@ -2,31 +2,19 @@
 // reaches PTX as one cvt per element (the integer code below took ~11
 // instructions per element: float16 reductions ran 57-85% of copy speed where
 // float32 ran 90-100%). Where the CPU converts in hardware (x86 with F16C,
-// aarch64), a conversion is a call to a function of float16_conversions.ll,
-// which the generator links into the kernel's module and LLVM inlines as one
+// aarch64), a conversion is a call to a function of cpu_functions.ll, which
+// the generator links into the kernel's module and LLVM inlines as one
 // instruction per vector; elsewhere (D3D12 kernels, x86 SSE4.1 and baseline)
 // the integer code below. Halide 14's own cast converts with ~14 integer
 // instructions per vector on every CPU.
 #pragma once
 
 #include "Halide.h"
+#include "generators/cpu_functions.h"
 
-#include <cstdint>
 #include <memory>
-#include <vector>
 
 namespace hdml {
-
-// float16_conversions.ll compiled for one CPU (the build generates the table).
-struct Float16Bitcode {
-    Halide::Target::Arch arch;
-    Halide::Target::OS os;
-    std::vector<uint8_t> code;
-};
-const std::vector<Float16Bitcode> &float16_bitcode();
-
-// The hardware's conversions, or null where they are not used.
-const Float16Bitcode *float16_instructions_for(const Halide::Target &target);
 
 // Conversions between the data type and the accumulator type, for one kernel.
 class Conversions {
@@ -39,12 +27,9 @@ public:
     Halide::Expr narrow(const Halide::Expr &v, Halide::Type t) const;
 
 private:
-    // Links the conversion functions into the kernel's module (once: by name).
-    void link_instructions() const;
-
     Halide::Target target_;
     std::shared_ptr<Halide::GeneratorContext::ExternsMap> externs_;
-    const Float16Bitcode *instructions_;
+    const CpuBitcode *instructions_;  // the hardware's conversions, or null
     bool cuda_;  // Halide's cast: PTX's cvt
 };
 

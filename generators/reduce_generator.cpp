@@ -3,6 +3,7 @@
 // output(i, o); the runtime maps any DirectML descriptor onto that shape.
 #include "generators/common.h"
 #include "generators/float16.h"
+#include "generators/prefetch.h"
 #include "generators/reduce_chunking.h"
 #include "runtime/shape/limits.h"
 #include "schedules/reduce_schedule.h"
@@ -386,11 +387,22 @@ public:
     }
 
     // Defines a reduction's update over each part of the row (RowDomain), from
-    // the elements of its step (one, or a word's).
+    // the elements of its step (one, or a word's). The plain CPU inner kernel's
+    // first part, its vectors, prefetches ahead of its loads.
     using PartUpdate = std::function<void(const std::vector<Expr> &xs)>;
     std::function<void(const PartUpdate &)> row_parts(const RowDomain &row, Var i, Var o) {
-        return [this, row, i, o](const PartUpdate &update) {
-            for (const Expr &r : row.at) update(step_elements(input, mapping, halide_type_of(dtype), i, r, o));
+        const Type t = halide_type_of(dtype);
+        const bool prefetch = layout == Layout::Inner && mapping.rows == RowMapping::Split &&
+                              mapping.loads == RowLoads::Elements && !get_target().has_gpu_feature();
+        return [this, row, i, o, t, prefetch](const PartUpdate &update) {
+            for (size_t part = 0; part < row.at.size(); ++part) {
+                Expr r = row.at[part];
+                if (prefetch && part == 0) {
+                    r = row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(get_target(), t), tuning.prefetch_bytes,
+                                                get_target(), *get_externs_map());
+                }
+                update(step_elements(input, mapping, t, i, r, o));
+            }
         };
     }
 

@@ -390,14 +390,10 @@ TEST_CASE("REDUCE MIN/MAX of floats: the deciding element in any block of a long
         default: return k == n - 1 ? -0.0f : 0.0f;                            // zeros, -0 last
         }
     };
-    auto less = [](float a, float b) { return a == 0 && b == 0 ? std::signbit(a) && !std::signbit(b) : a < b; };
     auto expected = [&](DML_REDUCE_FUNCTION fn, uint32_t row) {
-        float best = value(row, 0);
-        for (uint32_t k = 1; k < n && !std::isnan(best); ++k) {
-            const float x = value(row, k);
-            if (std::isnan(x) || (fn == DML_REDUCE_FUNCTION_MAX ? less(best, x) : less(x, best))) best = x;
-        }
-        return best;
+        double best = value(row, 0);
+        for (uint32_t k = 1; k < n; ++k) best = ordered_extreme(best, value(row, k), fn == DML_REDUCE_FUNCTION_MAX);
+        return (float)best;
     };
     for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_MIN}) {
         for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {

@@ -17,6 +17,18 @@ struct RefValue {
     uint64_t count = 0;   // number of reduced elements
 };
 
+// The float order of every kernel (README): -0 below +0. NaN is handled apart:
+// MAX, MIN and ARGMAX/ARGMIN pick it whichever the direction.
+inline bool ordered_less(double a, double b) {
+    return a == 0 && b == 0 ? std::signbit(a) && !std::signbit(b) : a < b;
+}
+
+// MAX (or MIN) of two floats in that order; NaN if either is.
+inline double ordered_extreme(double a, double b, bool max) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+    return (max ? ordered_less(a, b) : ordered_less(b, a)) ? b : a;
+}
+
 // Reduces `in` over the axes in `mask` at the output position `out_index`
 // (size-1 on reduced axes). Argmax/argmin return the row-major index over the
 // reduced axes in increasing axis order; ties pick the first (or last) index;
@@ -58,12 +70,8 @@ inline RefValue reference_reduce(const TestTensor &in, uint32_t mask, const std:
             if (fl) {
                 const bool na = std::isnan(values[a]), nb = std::isnan(values[b]);
                 if (na || nb) return na && nb ? 0 : (na ? 1 : -1);
-                // -0 < +0 (README: "ARGMAX of {-0, +0} is 1").
-                const bool signed_zeros = values[a] == 0 && values[b] == 0 &&
-                                          std::signbit(values[a]) != std::signbit(values[b]);
-                if (values[a] == values[b] && !signed_zeros) return 0;
-                const bool greater = signed_zeros ? std::signbit(values[b]) : values[a] > values[b];
-                return greater == want_max ? 1 : -1;
+                if (!ordered_less(values[a], values[b]) && !ordered_less(values[b], values[a])) return 0;
+                return ordered_less(values[b], values[a]) == want_max ? 1 : -1;
             }
             if (raw[a] == raw[b]) return 0;
             const bool greater = is_signed_int(in.type) ? (int64_t)raw[a] > (int64_t)raw[b] : raw[a] > raw[b];
@@ -106,13 +114,7 @@ inline RefValue reference_reduce(const TestTensor &in, uint32_t mask, const std:
         case DML_REDUCE_FUNCTION_MIN: {
             const bool is_max = fn == DML_REDUCE_FUNCTION_MAX;
             acc = values[0];
-            for (double v : values) {
-                if (std::isnan(v) || std::isnan(acc)) {
-                    acc = NAN;
-                } else {
-                    acc = is_max ? std::max(acc, v) : std::min(acc, v);
-                }
-            }
+            for (double v : values) acc = ordered_extreme(acc, v, is_max);
             scale = 0;  // exact
             break;
         }

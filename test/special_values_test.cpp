@@ -10,6 +10,7 @@
 // small integers and subnormals), so results compare exactly, but for the
 // correctly rounded transcendental ones (a few ulp).
 #include "catch.hpp"
+#include "reference.h"
 #include "test_tensor.h"
 
 #include <cmath>
@@ -73,13 +74,6 @@ bool is_transcendental(DML_REDUCE_FUNCTION f) {
            f == DML_REDUCE_FUNCTION_AVERAGE;
 }
 
-// -0 < +0, NaN above everything (the order MIN/MAX and ARGMIN/ARGMAX use).
-bool less_ordered(float a, float b) {
-    if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
-    if (a == 0 && b == 0) return std::signbit(a) && !std::signbit(b);
-    return a < b;
-}
-
 // One REDUCE function over `v`, in float32 arithmetic.
 float reduce_reference(DML_REDUCE_FUNCTION f, const std::vector<float> &v) {
     // Sums start at -0.0, the IEEE identity: a sum of only -0.0 is -0.0.
@@ -105,12 +99,9 @@ float reduce_reference(DML_REDUCE_FUNCTION f, const std::vector<float> &v) {
         return acc;
     case DML_REDUCE_FUNCTION_MAX:
     case DML_REDUCE_FUNCTION_MIN: {
-        float best = v[0];
-        for (float x : v) {
-            if (std::isnan(best)) break;
-            if (std::isnan(x) || (f == DML_REDUCE_FUNCTION_MAX ? less_ordered(best, x) : less_ordered(x, best))) best = x;
-        }
-        return best;
+        double best = v[0];
+        for (float x : v) best = ordered_extreme(best, x, f == DML_REDUCE_FUNCTION_MAX);
+        return (float)best;
     }
     case DML_REDUCE_FUNCTION_LOG_SUM_EXP: {
         float m = -kInf;
@@ -134,9 +125,9 @@ uint32_t arg_reference(bool find_min, bool last, const std::vector<float> &v) {
     for (uint32_t k = 1; k < v.size(); ++k) {
         const bool nan_k = std::isnan(v[k]), nan_best = std::isnan(v[best]);
         const bool better = nan_k || nan_best ? nan_k && !nan_best
-                                              : find_min ? less_ordered(v[k], v[best]) : less_ordered(v[best], v[k]);
+                                              : find_min ? ordered_less(v[k], v[best]) : ordered_less(v[best], v[k]);
         const bool tie = nan_k || nan_best ? nan_k && nan_best
-                                           : !less_ordered(v[k], v[best]) && !less_ordered(v[best], v[k]);
+                                           : !ordered_less(v[k], v[best]) && !ordered_less(v[best], v[k]);
         if (better || (tie && last)) best = k;
     }
     return best;

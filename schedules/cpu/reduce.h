@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "generators/reduce_chunking.h"
 #include "schedules/reduce_params.h"
 #include "schedules/reduce_stages.h"
 
@@ -296,7 +297,7 @@ inline void schedule_inner_blocks_cpu(ReduceStages &s, const ReduceTuning &p, in
 inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
                                  const Halide::Target &target) {
     using namespace Halide;
-    const int lanes = target.natural_vector_size(s.input_type.bits() > 32 ? s.input_type : Float(32));
+    const int lanes = cpu_reduce_lanes(target, s.input_type);
     _halide_user_assert(m.rows != RowMapping::Lanes && m.columns == ColumnMapping::Split && m.vector_bytes == 0 &&
                         m.lane_merge == LaneMerge::Shared)
         << "rows=lanes, columns=, vector_bytes and lane_merge are GPU mappings";

@@ -1,0 +1,46 @@
+// Software prefetch ahead of a CPU kernel's streaming vector loads.
+//
+// Why: on the 2-core Xeon VM (2026-11-27), a streaming loop that does more than
+// a load and an add per cache line reads memory more slowly: float32 MAX's
+// three bit extremes read 23-24 GB/s where a sum reads 27-29, float16's
+// conversions 19. A prefetch of every line 2 KiB ahead restored 28-30 (float16:
+// 25). The loops' own loads run too few lines ahead of use for the hardware
+// prefetchers, which restart at every page.
+//
+// How: Halide 14's prefetch directive keeps only the buffer's dimension 0 (i,
+// of extent 1 in the inner layout) and loops over the other dimensions'
+// elements: 32 prefetches of the same line per step. So the algorithm ties the
+// prefetch to the load instead: the row index r becomes r + p, p a pure call
+// that prefetches `bytes_ahead` past the first element of r's vector and
+// returns 0 (hdml_prefetch, cpu_functions.ll). One call per vector load (a
+// Tuple's loads of one element share it).
+#pragma once
+
+#include "Halide.h"
+#include "generators/cpu_functions.h"
+
+#include <cstdint>
+
+namespace hdml {
+
+// input(i, r, o)'s row index r with the prefetch tied to it, for loads of
+// `lanes` elements along r starting at multiples of `lanes`; r itself where
+// bytes_ahead is 0 or the target has no CPU functions.
+template <typename In>
+Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Halide::Expr &r, const Halide::Expr &o,
+                                     int lanes, int bytes_ahead, const Halide::Target &target,
+                                     Halide::GeneratorContext::ExternsMap &externs) {
+    using namespace Halide;
+    const CpuBitcode *functions = cpu_bitcode_for(target);
+    if (bytes_ahead <= 0 || !functions) return r;
+    link_cpu_functions(target, externs, *functions);
+    auto offset = [&](int d, const Expr &x) { return cast<int64_t>(x - input.dim(d).min()) * input.dim(d).stride(); };
+    const Expr vector_start = (r / lanes) * lanes;
+    const Expr bytes = (offset(0, i) + offset(1, vector_start) + offset(2, o)) * input.type().bytes() + bytes_ahead;
+    const Expr base = Internal::Variable::make(Handle(), input.name(), ExternFuncArgument(input).image_param);
+    const Expr zero = Internal::Call::make(Int(32), "hdml_prefetch", {base, bytes}, Internal::Call::PureExtern);
+    // Bounds inference cannot see through the call: the promise keeps r's row.
+    return unsafe_promise_clamped(r + zero, 0, input.dim(1).extent() - 1);
+}
+
+}  // namespace hdml
