@@ -152,6 +152,19 @@ Expr extreme_from_bits(const Expr &signed_max, const Expr &unsigned_min, const E
     return reinterpret(t, select(any_nan, nan, bits));
 }
 
+// The row index r of a load of the first row part (its vectors), with a
+// prefetch ahead tied to it where the kernel is the CPUs' plain inner one
+// (generators/prefetch.h); r itself elsewhere.
+template <typename In>
+Expr load_index_of_vectors(In &input, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning, Type t,
+                           const Expr &i, const Expr &r, const Expr &o, const Target &target,
+                           GeneratorContext::ExternsMap &externs) {
+    const bool plain_inner_cpu = layout == Layout::Inner && mapping.rows == RowMapping::Split &&
+                                 mapping.loads == RowLoads::Elements && !target.has_gpu_feature();
+    if (!plain_inner_cpu) return r;
+    return row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(target, t), tuning.prefetch_bytes, target, externs);
+}
+
 // The elements step r of the row of output (i, o) reads: input(i, r, o)
 // itself; loads=words: that word's elements along the row; loads=column_words:
 // column i's half of word i / 2 (a thread takes both columns of a word).
@@ -392,15 +405,11 @@ public:
     using PartUpdate = std::function<void(const std::vector<Expr> &xs)>;
     std::function<void(const PartUpdate &)> row_parts(const RowDomain &row, Var i, Var o) {
         const Type t = halide_type_of(dtype);
-        const bool prefetch = layout == Layout::Inner && mapping.rows == RowMapping::Split &&
-                              mapping.loads == RowLoads::Elements && !get_target().has_gpu_feature();
-        return [this, row, i, o, t, prefetch](const PartUpdate &update) {
+        return [this, row, i, o, t](const PartUpdate &update) {
             for (size_t part = 0; part < row.at.size(); ++part) {
-                Expr r = row.at[part];
-                if (prefetch && part == 0) {
-                    r = row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(get_target(), t), tuning.prefetch_bytes,
-                                                get_target(), *get_externs_map());
-                }
+                const Expr r = part > 0 ? row.at[part]
+                                        : load_index_of_vectors(input, layout, mapping, tuning, t, i, row.at[part], o,
+                                                                get_target(), *get_externs_map());
                 update(step_elements(input, mapping, t, i, r, o));
             }
         };
@@ -687,8 +696,12 @@ public:
             // own indices and meet before the accumulator.
             Func best("best");
             best(i, o) = cast(key_t, 0);
-            for (const Expr &r : row.at) {
-                const std::vector<Expr> xs = step_elements(input, mapping, t, i, r, o);
+            for (size_t part = 0; part < row.at.size(); ++part) {
+                const Expr &r = row.at[part];
+                const Expr load_at = part > 0 ? r
+                                              : load_index_of_vectors(input, layout, mapping, tuning, t, i, r, o,
+                                                                      get_target(), *get_externs_map());
+                const std::vector<Expr> xs = step_elements(input, mapping, t, i, load_at, o);
                 Expr step_best;
                 for (int e = 0; e < per_load; ++e) {
                     const Expr packed = pack(key_t, key_of(xs[e]), index_key(r * per_load + e, index_bits), index_bits);

@@ -95,9 +95,9 @@ struct ReduceTuning {
     // the most tasks per call (larger tasks where the input is large).
     Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
     Halide::GeneratorParam<int> task_count{"task_count", 64};
-    // CPU, inner layout, the plain kernel (rows split into vectors): how far
-    // ahead of each vector load a software prefetch reads, in bytes (0: none;
-    // generators/prefetch.h).
+    // CPU, inner layout, the plain kernel (rows split into vectors; REDUCE and
+    // ARGMAX/ARGMIN's packed keys): how far ahead of each vector load a
+    // software prefetch reads, in bytes (0: none; generators/prefetch.h).
     Halide::GeneratorParam<int> prefetch_bytes{"prefetch_bytes", 0};
     // GPU: threads per block; independent loads in flight per thread; blocks
     // (inner) or threads (outer) to aim for; most blocks per row (inner) and
