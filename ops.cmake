@@ -236,8 +236,12 @@ foreach (dtype uint8 uint16 uint32)
     hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=${dtype} PLATFORMS ${_all})
 endforeach ()
 hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=uint64 PLATFORMS ${_no_d3d12})
-# Index normalisation in device memory (CPU devices normalise on the host).
-foreach (itype int32 int64 uint32 uint64)
+# Index normalisation in device memory (CPU devices normalise on the host;
+# D3D12 reads no 64-bit indices).
+foreach (itype int32 uint32)
+    hdml_kernel(FAMILY normalize_indices GENERATOR normalize_indices PARAMS itype=${itype} PLATFORMS cuda d3d12)
+endforeach ()
+foreach (itype int64 uint64)
     hdml_kernel(FAMILY normalize_indices GENERATOR normalize_indices PARAMS itype=${itype} PLATFORMS cuda)
 endforeach ()
 

@@ -178,12 +178,8 @@ endfunction()
 function(_hdml_anchor out_var platform)
     string(MAKE_C_IDENTIFIER "hdml_anchor_${HDML_${platform}_TRIPLE}" anchor)
     if (NOT TARGET ${anchor})
-        set(anchor_target "${HDML_${platform}_TRIPLE}")
-        if (platform STREQUAL "d3d12")
-            set(anchor_target "${HDML_d3d12_TARGETS}")  # the Windows runtime must carry d3d12compute
-        endif ()
         add_halide_library(${anchor} FROM hdml.generator GENERATOR runtime_anchor
-                           TARGETS ${anchor_target} FEATURES ${HDML_${platform}_FEATURES})
+                           TARGETS ${HDML_${platform}_TRIPLE} FEATURES ${HDML_${platform}_FEATURES})
     endif ()
     get_property(anchors GLOBAL PROPERTY HDML_ANCHORS_${platform})
     if (NOT anchor IN_LIST anchors)
@@ -386,8 +382,10 @@ function(hdml_finalize)
 
         # Each kernel appends its targets to its runtime's list, and Halide 14 keeps the repeats: hundreds of
         # tuning candidates' kernels took the runtime's command past the kernel's argument limit. One of each.
+        # Nor Halide's d3d12compute module: hdml implements what D3D12 kernels call (runtime/d3d12/).
         foreach (anchor IN LISTS anchors)
             get_property(runtime_targets TARGET ${anchor}.runtime PROPERTY Halide_RT_TARGETS)
+            list(TRANSFORM runtime_targets REPLACE "-d3d12compute" "")
             list(REMOVE_DUPLICATES runtime_targets)
             set_property(TARGET ${anchor}.runtime PROPERTY Halide_RT_TARGETS "${runtime_targets}")
         endforeach ()

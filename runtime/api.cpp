@@ -8,6 +8,11 @@
 #include "runtime/kernels.h"
 #include "runtime/operator.h"
 
+#if HDML_HAVE_D3D12
+#include "runtime/d3d12/context.h"
+#include "runtime/d3d12/execute.h"
+#endif
+
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -89,7 +94,13 @@ HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE device_type, uint32_t ordinal, hdml_de
         if (type != HDML_DEVICE_TYPE_D3D12) {
             return invalid_arg(format("hdmlCreateDevice: %d is not an HDML_DEVICE_TYPE.", type));
         }
-        return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDevice: the D3D12 device is not available in this build of hdml.");
+#if HDML_HAVE_D3D12
+        init_halide_runtime();
+        return with_thresholds(d3d12::create_device(ordinal, device), device);
+#else
+        return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDevice: this build of hdml has no D3D12 device (it is built "
+                                            "for Windows, with HDML_PLATFORMS including d3d12).");
+#endif
     }
     if (ordinal != 0) {
         return fail(DXGI_ERROR_UNSUPPORTED, format("hdmlCreateDevice: there is one CPU device; ordinal %u does not exist.",
@@ -111,6 +122,21 @@ HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st *context, struct CUstrea
     (void)context, (void)stream;
     return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDeviceFromCudaContext: this build of hdml has no CUDA kernels "
                                         "(configure with HDML_PLATFORMS including cuda).");
+#endif
+}
+
+HRESULT hdmlCreateDeviceFromD3D12(struct ID3D12Device *d3d12_device, struct ID3D12CommandQueue *queue,
+                                  hdml_device **device) {
+    clear_last_error();
+    if (!device) return invalid_arg("hdmlCreateDeviceFromD3D12: the device out-pointer is null.");
+    *device = nullptr;
+#if HDML_HAVE_D3D12
+    init_halide_runtime();
+    return with_thresholds(d3d12::create_device_from(d3d12_device, queue, device), device);
+#else
+    (void)d3d12_device, (void)queue;
+    return fail(DXGI_ERROR_UNSUPPORTED, "hdmlCreateDeviceFromD3D12: this build of hdml has no D3D12 device (it is "
+                                        "built for Windows, with HDML_PLATFORMS including d3d12).");
 #endif
 }
 
@@ -142,6 +168,9 @@ HRESULT hdmlExecute(hdml_operator *op, uint32_t inputCount, const HDML_BUFFER_BI
     if (!op) return invalid_arg("hdmlExecute: the operator is null.");
     try {
         std::vector<void *> in, out;
+#if HDML_HAVE_D3D12
+        if (on_d3d12(op->device)) return d3d12::execute(*op, inputCount, inputs, outputCount, outputs);
+#endif
         HDML_RETURN_IF_FAILED(check_bindings(*op, inputCount, inputs, outputCount, outputs, &in, &out));
         return op->run(in.data(), out.data());
     } catch (const std::bad_alloc &) {
@@ -155,6 +184,9 @@ void hdmlReleaseOperator(hdml_operator *op) {
 
 void hdmlReleaseDevice(hdml_device *device) {
     if (device && on_cuda(*device)) release_cuda_device(device);
+#if HDML_HAVE_D3D12
+    if (device && on_d3d12(*device)) d3d12::release_device(device);
+#endif
     delete device;
 }
 

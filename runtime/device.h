@@ -1,6 +1,6 @@
 // What an hdml_device is: the kind of processor and, for CUDA, the context and
-// stream its kernels run in. Operators keep a copy (they must be released
-// before their device; see hdml.h).
+// stream its kernels run in; for D3D12, the device and queue (runtime/d3d12/).
+// Operators keep a copy (they must be released before their device; see hdml.h).
 #pragma once
 
 #include "hdml/hdml.h"
@@ -8,6 +8,9 @@
 
 struct CUctx_st;
 struct CUstream_st;
+namespace hdml::d3d12 {
+struct Context;
+}
 
 struct hdml_device {
     HDML_DEVICE_TYPE type = HDML_DEVICE_TYPE_CPU;
@@ -18,6 +21,9 @@ struct hdml_device {
     CUctx_st *cuda_context = nullptr;
     CUstream_st *cuda_stream = nullptr;
     bool owns_cuda = false;
+    // D3D12: the ID3D12Device, the queue executions are submitted to, and what
+    // hdml keeps beside them (pipelines, fence, recycled command lists).
+    hdml::d3d12::Context *d3d12 = nullptr;
     // What chooses between kernel variants on this device (built-in values
     // and the HDML_DISPATCH_<PLATFORM> overlay, read at creation).
     hdml::DispatchThresholds thresholds;
@@ -27,6 +33,16 @@ namespace hdml {
 
 inline bool on_cuda(const hdml_device &device) {
     return device.type == HDML_DEVICE_TYPE_CUDA;
+}
+
+inline bool on_d3d12(const hdml_device &device) {
+    return device.type == HDML_DEVICE_TYPE_D3D12;
+}
+
+// GPU devices (CUDA, D3D12) share kernel choice and memory handling: kernels
+// take device addresses (a CUdeviceptr, a D3D12 GPU virtual address).
+inline bool on_gpu(const hdml_device &device) {
+    return on_cuda(device) || on_d3d12(device);
 }
 
 }  // namespace hdml

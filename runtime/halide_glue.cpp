@@ -11,6 +11,9 @@
 #if HDML_HAVE_CUDA
 #include "HalideRuntimeCuda.h"
 #endif
+#if HDML_HAVE_D3D12
+#include "HalideRuntimeD3D12Compute.h"
+#endif
 
 namespace hdml {
 
@@ -86,6 +89,9 @@ void init_halide_runtime() {
 const halide_device_interface_t *device_interface_of(const hdml_device &device) {
 #if HDML_HAVE_CUDA
     if (on_cuda(device)) return halide_cuda_device_interface();
+#endif
+#if HDML_HAVE_D3D12
+    if (on_d3d12(device)) return halide_d3d12compute_device_interface();
 #endif
     (void)device;
     return nullptr;

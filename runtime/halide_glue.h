@@ -22,20 +22,21 @@ void init_halide_runtime();
 // context and stream.
 void install_cuda_hooks();
 
-// Halide's device interface for buffers of `device`: CUDA's, or nullptr for
-// host memory (and in builds without CUDA kernels).
+// Halide's device interface for buffers of `device`: CUDA's, hdml's D3D12 one
+// (runtime/d3d12/halide_d3d12compute.cpp), or nullptr for host memory.
 const halide_device_interface_t *device_interface_of(const hdml_device &device);
 
 // A halide_buffer_t with its own dimension storage, over memory of `device`:
-// a host pointer, or a CUdeviceptr that CUDA kernels read in place (Halide sees
-// device memory that is current, so it copies nothing).
+// a host pointer, or a device address that GPU kernels read in place (a
+// CUdeviceptr, a D3D12 GPU virtual address; Halide sees device memory that is
+// current, so it copies nothing).
 template <int Rank>
 struct KernelBuffer {
     halide_buffer_t buf{};
     halide_dimension_t dims[Rank]{};
 
     KernelBuffer(void *memory, halide_type_t type, const hdml_device &device) {
-        if (on_cuda(device)) {
+        if (on_gpu(device)) {
             buf.device = (uint64_t)(uintptr_t)memory;
             buf.device_interface = device_interface_of(device);
         } else {

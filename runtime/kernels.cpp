@@ -7,6 +7,9 @@
 #if HDML_HAVE_CUDA
 #include HDML_CUDA_KERNELS_HEADER
 #endif
+#if HDML_HAVE_D3D12
+#include HDML_D3D12_KERNELS_HEADER
+#endif
 
 namespace hdml {
 
@@ -22,6 +25,11 @@ const KernelEntry kCpuKernels[] = {
 #if HDML_HAVE_CUDA
 const KernelEntry kCudaKernels[] = {
 #include HDML_CUDA_KERNELS_TABLE
+};
+#endif
+#if HDML_HAVE_D3D12
+const KernelEntry kD3d12Kernels[] = {
+#include HDML_D3D12_KERNELS_TABLE
 };
 #endif
 #undef HDML_KERNEL
@@ -44,19 +52,37 @@ const KernelEntry *find_kernel(const hdml_device &device, Family family, const K
         return nullptr;
 #endif
     }
+    if (on_d3d12(device)) {
+#if HDML_HAVE_D3D12
+        return find_in(kD3d12Kernels, family, params);
+#else
+        return nullptr;
+#endif
+    }
     return find_in(kCpuKernels, family, params);
 }
 
 const char *kernel_platform(const hdml_device &device) {
-    return on_cuda(device) ? "cuda" : HDML_CPU_PLATFORM_NAME;
+    return on_cuda(device) ? "cuda" : on_d3d12(device) ? "d3d12" : HDML_CPU_PLATFORM_NAME;
+}
+
+HRESULT no_kernel(const hdml_device &device, Family family, const KernelParams &params, const std::string &what) {
+    const bool wide = params.dtype == param::dtype::int64 || params.dtype == param::dtype::uint64 ||
+                      params.itype == param::itype::int64 || params.itype == param::itype::uint64;
+    if (on_d3d12(device) && wide) {
+        return fail(DXGI_ERROR_UNSUPPORTED,
+                    format("%s: the D3D12 device has no kernel '%s' (%s): HLSL (shader model 5.1) has no 64-bit "
+                           "integers.",
+                           what.c_str(), family_name(family), params.describe().c_str()));
+    }
+    return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
+                              kernel_platform(device), family_name(family), params.describe().c_str()));
 }
 
 HRESULT require_kernel(const hdml_device &device, Family family, const KernelParams &params, const std::string &what,
                        const KernelEntry **kernel) {
     *kernel = find_kernel(device, family, params);
-    if (*kernel) return S_OK;
-    return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
-                              kernel_platform(device), family_name(family), params.describe().c_str()));
+    return *kernel ? S_OK : no_kernel(device, family, params, what);
 }
 
 }  // namespace hdml

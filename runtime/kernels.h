@@ -39,14 +39,18 @@ struct KernelEntry {
 };
 
 // The kernel of `family` built with exactly `params` for the device's platform
-// (the CPU platform of this build, or cuda), or nullptr when this build has none.
+// (the CPU platform of this build, cuda or d3d12), or nullptr when this build has none.
 const KernelEntry *find_kernel(const hdml_device &device, Family family, const KernelParams &params);
 
-// The platform name of the device's kernels, for messages ("x86", "arm", "cuda").
+// The platform name of the device's kernels, for messages ("x86", "arm", "cuda", "d3d12").
 const char *kernel_platform(const hdml_device &device);
 
-// find_kernel into *kernel, or E_INVALIDARG "<what>: no <platform> kernel
-// '<family>' (<params>) was built into this hdml."
+// Why no kernel serves `params`: E_INVALIDARG "<what>: no <platform> kernel
+// '<family>' (<params>) was built into this hdml.", or on D3D12, for 64-bit
+// types, DXGI_ERROR_UNSUPPORTED (as DirectML reports a data type a device lacks).
+HRESULT no_kernel(const hdml_device &device, Family family, const KernelParams &params, const std::string &what);
+
+// find_kernel into *kernel, or no_kernel's error.
 HRESULT require_kernel(const hdml_device &device, Family family, const KernelParams &params, const std::string &what,
                        const KernelEntry **kernel);
 

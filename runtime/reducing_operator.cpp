@@ -2,7 +2,7 @@
 
 #include "runtime/checked.h"
 #include "runtime/error.h"
-#include "runtime/cuda_device.h"
+#include "runtime/device_scratch.h"
 #include "runtime/halide_glue.h"
 #include "runtime/launch.h"
 
@@ -171,12 +171,12 @@ HRESULT ReducingOperator::run(const void *const *in_ptrs, void *const *out_ptrs)
     auto *output = static_cast<uint8_t *>(out_ptrs[0]);
 
     std::vector<uint8_t> host_packed;
-    CudaScratch device_packed;
+    DeviceScratch device_packed;
     if (choice_.shape.packed) {
         const uint32_t esize = element_size(in.type);
         const size_t bytes = must_mul<uint64_t>(in.element_count(), esize);
         uint8_t *packed;
-        if (on_cuda(device)) {
+        if (on_gpu(device)) {
             HDML_RETURN_IF_FAILED(device_packed.allocate(device, bytes));
             packed = device_packed.data();
         } else {

@@ -523,7 +523,7 @@ TEST_CASE("REDUCE many short rows: every function and type, rows strided and pad
 // a vector of rows and a tail (17 rows: the last vector shifts back), many
 // tasks (2003 rows); every function of the float types.
 TEST_CASE("REDUCE rows=vectors: contiguous rows of any length, every float function", "[reduce][random]") {
-    if (test_on_cuda()) return;  // a CPU mapping: the CUDA suites run the other shapes
+    if (test_on_gpu()) return;  // a CPU mapping: the GPU suites run the other shapes
     const ScopedDispatch overlay("row_vectors.json",
                                  R"({"dispatch": {"reduce_row_vectors_min_row": 1, "reduce_row_vectors_max_row": 1000}})");
     std::mt19937 rng(test_seed() + 7);

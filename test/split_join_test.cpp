@@ -271,7 +271,7 @@ TEST_CASE("SPLIT then JOIN of dense rows on and off 16-byte boundaries, every da
 // copy_pieces_block_bytes overlay) cut these small shapes into many blocks, a
 // last short one included; "[.blocks_log]" below checks that they are taken.
 TEST_CASE("SPLIT then JOIN in blocks of rows, every data type", "[split][join][blocks]") {
-    if (test_on_cuda()) return;  // a CPU plan (CUDA moves a piece at a time)
+    if (test_on_gpu()) return;  // a CPU plan (GPUs move a piece at a time)
     std::mt19937 rng(test_seed());
     // Blocks of 1 byte (an index each), of 48 bytes, and of the largest value
     // an overlay takes (the planner's arithmetic saturates: one block).
@@ -300,7 +300,7 @@ TEST_CASE("SPLIT then JOIN in blocks of rows, every data type", "[split][join][b
 // (1 byte), and the largest value an overlay takes (no cut: no run is twice
 // as long).
 TEST_CASE("SPLIT then JOIN of contiguous pieces cut into rows, every data type", "[split][join][run_rows]") {
-    if (test_on_cuda()) return;  // a CPU threshold
+    if (test_on_gpu()) return;  // a CPU threshold
     std::mt19937 rng(test_seed());
     for (const std::string bytes : {"1", "1024", "4096", "8192", "9223372036854775807"}) {
         INFO("copy_run_row_bytes " << bytes);

@@ -1,5 +1,7 @@
 // Which device the suites run on: HDML_TEST_DEVICE=cuda (the `.cuda` ctest
-// variants) runs them on a CUDA device through tools/cuda_host.h.
+// variants) runs them on a CUDA device through tools/cuda_host.h, and
+// HDML_TEST_DEVICE=d3d12 (the `.d3d12` variants of Windows builds) on a D3D12
+// device through tools/d3d12_host.h.
 #pragma once
 
 #include <cstdlib>
@@ -10,6 +12,15 @@ namespace hdml_test {
 inline bool test_on_cuda() {
     const char *device = std::getenv("HDML_TEST_DEVICE");
     return device && std::strcmp(device, "cuda") == 0;
+}
+
+inline bool test_on_d3d12() {
+    const char *device = std::getenv("HDML_TEST_DEVICE");
+    return device && std::strcmp(device, "d3d12") == 0;
+}
+
+inline bool test_on_gpu() {
+    return test_on_cuda() || test_on_d3d12();
 }
 
 }  // namespace hdml_test

@@ -5,6 +5,7 @@
 
 #include "test_device.h"
 #include "tools/cuda_host.h"
+#include "tools/d3d12_host.h"
 #include "half.h"
 #include "hdml/hdml.h"
 
@@ -205,13 +206,18 @@ inline uint32_t test_seed() {
 }
 
 // A device + operator pair that releases itself. Under HDML_TEST_DEVICE=cuda
-// the device is a CUDA one and execute() runs on mirrored device memory.
+// (or d3d12) the device is a CUDA (D3D12) one and execute() runs on mirrored
+// device memory.
 struct Runner {
     hdml_device *device = nullptr;
     hdml_operator *op = nullptr;
     Runner() {
         if (hdml_cuda::CudaHost *cuda = test_on_cuda() ? hdml_cuda::CudaHost::get() : nullptr) {
             hdmlCreateDeviceFromCudaContext(cuda->context(), cuda->stream(), &device);
+#ifdef _WIN32
+        } else if (hdml_d3d12::D3d12Host *d3d12 = test_on_d3d12() ? hdml_d3d12::D3d12Host::get() : nullptr) {
+            hdmlCreateDeviceFromD3D12(d3d12->device(), d3d12->queue(), &device);
+#endif
         } else {
             hdmlCreateDevice(HDML_DEVICE_TYPE_CPU, 0, &device);
         }
@@ -227,31 +233,49 @@ struct Runner {
         return hdmlCreateOperator(device, &d, &op);
     }
     HRESULT execute(std::vector<HDML_BUFFER_BINDING> in, std::vector<HDML_BUFFER_BINDING> out) {
-        if (!test_on_cuda()) return hdmlExecute(op, (uint32_t)in.size(), in.data(), (uint32_t)out.size(), out.data());
-        // One device copy per distinct host buffer (in-place bindings share it),
-        // covering everything any binding reaches, so padding is checked too.
-        hdml_cuda::CudaHost &cuda = *hdml_cuda::CudaHost::get();
+#ifdef _WIN32
+        if (test_on_d3d12()) return execute_mirrored(*hdml_d3d12::D3d12Host::get(), in, out);
+#endif
+        if (test_on_cuda()) return execute_mirrored(*hdml_cuda::CudaHost::get(), in, out);
+        return hdmlExecute(op, (uint32_t)in.size(), in.data(), (uint32_t)out.size(), out.data());
+    }
+
+private:
+    static void *as_binding(hdml_cuda::CudaHost::CUdeviceptr pointer) {
+        return reinterpret_cast<void *>((uintptr_t)pointer);
+    }
+    template <typename Buffer>
+    static void *as_binding(Buffer *buffer) {
+        return buffer;
+    }
+
+    // On a GPU host (CudaHost, D3d12Host): one device copy per distinct host
+    // buffer (in-place bindings share it), covering everything any binding
+    // reaches, so padding is checked too.
+    template <typename Host>
+    HRESULT execute_mirrored(Host &host, const std::vector<HDML_BUFFER_BINDING> &in,
+                             const std::vector<HDML_BUFFER_BINDING> &out) {
         std::map<void *, uint64_t> extent;
         for (auto *list : {&in, &out}) {
             for (const HDML_BUFFER_BINDING &b : *list) {
                 if (b.Buffer) extent[b.Buffer] = std::max(extent[b.Buffer], b.Offset + b.SizeInBytes);
             }
         }
-        std::map<void *, hdml_cuda::CudaHost::CUdeviceptr> mirror;
-        for (const auto &e : extent) mirror[e.first] = cuda.upload(e.first, e.second);
+        std::map<void *, decltype(host.upload(nullptr, 0))> mirror;
+        for (const auto &e : extent) mirror[e.first] = host.upload(e.first, e.second);
         auto to_device = [&](std::vector<HDML_BUFFER_BINDING> list) {
             for (HDML_BUFFER_BINDING &b : list) {
-                if (b.Buffer) b.Buffer = reinterpret_cast<void *>((uintptr_t)mirror[b.Buffer]);
+                if (b.Buffer) b.Buffer = as_binding(mirror[b.Buffer]);
             }
             return list;
         };
         std::vector<HDML_BUFFER_BINDING> din = to_device(in), dout = to_device(out);
         const HRESULT hr = hdmlExecute(op, (uint32_t)din.size(), din.data(), (uint32_t)dout.size(), dout.data());
-        cuda.synchronize();
+        host.synchronize();
         for (const HDML_BUFFER_BINDING &b : out) {
-            if (b.Buffer && SUCCEEDED(hr)) cuda.download(b.Buffer, mirror[b.Buffer], extent[b.Buffer]);
+            if (b.Buffer && SUCCEEDED(hr)) host.download(b.Buffer, mirror[b.Buffer], extent[b.Buffer]);
         }
-        for (const auto &m : mirror) cuda.release(m.second);
+        for (const auto &m : mirror) host.release(m.second);
         return hr;
     }
 };

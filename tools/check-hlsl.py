@@ -76,9 +76,11 @@ def check(build, out_dir):
     jobs, problems = [], []
     names = kernel_names(build)
     for name in names:
-        library = os.path.join(build, name + ".lib")
+        # A Windows build's kernel objects, or a Linux build's imported Windows libraries.
+        candidates = [os.path.join(build, name + suffix) for suffix in (".obj", ".lib")]
+        library = next((c for c in candidates if os.path.isfile(c)), candidates[0])
         if not os.path.isfile(library):
-            problems.append(f"{name}: no library {library}")
+            problems.append(f"{name}: no kernel object or library {library}")
             continue
         modules = modules_of(library)
         if len(modules) != 1:

@@ -9,6 +9,7 @@ HDML_PACKAGES=(
     libbenchmark-dev:arm64               # the benchmarks, cross-built for aarch64 (Debian multiarch)
     g++-mingw-w64-x86-64                 # Windows cross toolchain (x86-64 CPU kernels, D3D12)
     wine wine64                          # runs the Windows tests, models and package checks
+    xvfb mesa-vulkan-drivers             # wine's D3D12 (vkd3d) on Mesa's software Vulkan, in a virtual X server
     glslang-tools                        # compiles the D3D12 kernels' HLSL (tools/check-hlsl.py)
     nlohmann-json3-dev                   # hdml-dispatch (JSON models)
     clang libclang-rt-14-dev             # the libFuzzer targets (tools/fuzz.sh: libFuzzer, ASan, UBSan)

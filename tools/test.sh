@@ -7,11 +7,14 @@
 #  2. the aarch64 cross build (kernels from build/'s generator) and the same
 #     ctest suite run under qemu-aarch64, hdml-dispatch's models included;
 #  3. the x86-64 Windows cross build (MinGW-w64, kernels from build/'s
-#     generator) and the same ctest suite run under wine, models included;
-#  4. the kernels generated for x86-64-windows-d3d12compute, a check that
-#     every static library of x86, cuda (built into libhdml) and d3d12 exists,
-#     every D3D12 kernel's HLSL compiled by glslang (tools/check-hlsl.py), and
-#     libhdml.so and hdml.dll exporting exactly runtime/hdml.map's C API;
+#     generator: the CPU's and D3D12's) and the same ctest suite run under
+#     wine, models included; then the D3D12 tests again with wine's D3D12 on
+#     Mesa's software Vulkan driver in a virtual X server (Xvfb), where the
+#     device runs until wine's D3DCompile fails on hdml's HLSL;
+#  4. a check that every static library of x86, cuda (built into libhdml)
+#     and d3d12 exists, every D3D12 kernel's HLSL compiled by glslang
+#     (tools/check-hlsl.py), and libhdml.so and hdml.dll exporting exactly
+#     runtime/hdml.map's C API;
 #  5. `cmake --install`, a separate consumer project built against it, and
 #     the installed hdml-dispatch run from a moved prefix: on Linux, and for
 #     the Windows package under wine.
@@ -52,12 +55,35 @@ trap 'wineserver -k 2>/dev/null || true' EXIT
 wineboot --init > build-win/wineboot.log 2>&1
 (cd build-win && ctest --output-on-failure -j2) | tee build-win/ctest.log
 win_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-win/ctest.log | tail -1)
+win_skipped=$(grep -c "(Skipped)$" build-win/ctest.log || true)
+# Without a display wine has no D3D12 device, so the .d3d12 tests above skipped
+# (and d3d12_device_test took its "no device" path). With one, the D3D12 tests
+# again: the device is created on Mesa's lavapipe and each operator runs until
+# wine's D3DCompile (which has no cs_5_1) fails; -V shows how far each got.
+echo "== the D3D12 device under wine (vkd3d on Mesa's lavapipe, in Xvfb)"
+Xvfb :97 -screen 0 640x480x24 -nolisten tcp > build-win/xvfb.log 2>&1 &
+xvfb_pid=$!
+trap 'kill $xvfb_pid 2>/dev/null || true; wineserver -k 2>/dev/null || true' EXIT
+# A wine session takes its display when it starts: a new one, on the X server.
+wineserver -k
+wineserver -w
+wineserver -p
+DISPLAY=:97 wineboot --init > build-win/wineboot-d3d12.log 2>&1
+(cd build-win && DISPLAY=:97 HDML_D3D12_COMPILER_FAILS=1 ctest -V -j2 -R "d3d12") > build-win/ctest-d3d12.log 2>&1 ||
+    { tail -n 60 build-win/ctest-d3d12.log; exit 1; }
+grep -h -E "^[0-9]+: (attempted|skipped): |REDUCE SUM on D3D12|tests passed|tests failed" build-win/ctest-d3d12.log |
+    sed -E 's/ +\(the system.s compiler.*//' | sort | uniq -c
+# Every model must have reached the device (a missing device would skip them all).
+attempted=$(grep -c -E "^[0-9]+: attempted: " build-win/ctest-d3d12.log || true)
+models=$(ls models/*.json | wc -l)
+[ "$attempted" -eq "$models" ] || { echo "only $attempted of $models models ran on wine's D3D12 device"; exit 1; }
+d3d12_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-win/ctest-d3d12.log | tail -1)
+d3d12_skipped=$(grep -c "(Skipped)$" build-win/ctest-d3d12.log || true)
 
-echo "== kernels for d3d12 (cuda's are in build/, inside libhdml)"
-hdml_configure_and_build build-cross -DHDML_PLATFORMS="d3d12"
+echo "== kernel libraries, D3D12's HLSL, exports (cuda's kernels are in build/, inside libhdml)"
 tools/check-kernels.sh build x86 cuda
-tools/check-kernels.sh build-cross d3d12
-tools/check-hlsl.py build-cross  # every D3D12 kernel's HLSL through glslang (an independent HLSL front end)
+tools/check-kernels.sh build-win x86 d3d12
+tools/check-hlsl.py build-win  # every D3D12 kernel's HLSL through glslang (an independent HLSL front end)
 tools/check-exports.sh build/runtime/libhdml.so build-win/bin/hdml.dll  # the C API only
 
 echo "== install and find_package(hdml) consumer"
@@ -87,9 +113,12 @@ cp -r build-win/install build-win/install-moved
 wine build-win/install-moved/bin/hdml-dispatch.exe models/dml_reduce.json | tee build-win/installed-dispatch.log
 grep -q "Resource 'output': 6, 15, 24" build-win/installed-dispatch.log
 
-# The three ctest runs plus the four checks above (fuzzers, kernel libraries
+# The four ctest runs plus the four checks above (fuzzers, kernel libraries
 # with their HLSL and the exports, installed consumer and tools on Linux, the
 # installed Windows package).
-echo "hdml: $((ctest_total - ctest_skipped + arm_total + win_total + 4)) passed, 0 failed, $ctest_skipped skipped" \
-     "(x86 $((ctest_total - ctest_skipped)), aarch64 under qemu $arm_total, x86-64 Windows under wine $win_total;" \
-     "skipped: the .cuda suites and models without a GPU)"
+win_passed=$((win_total - win_skipped + d3d12_total - d3d12_skipped))
+echo "hdml: $((ctest_total - ctest_skipped + arm_total + win_passed + 4)) passed, 0 failed," \
+     "$((ctest_skipped + win_skipped + d3d12_skipped)) skipped (x86 $((ctest_total - ctest_skipped))," \
+     "aarch64 under qemu $arm_total, x86-64 Windows under wine $win_passed with its D3D12 device on lavapipe;" \
+     "skipped: the .cuda suites and models without a GPU, the .d3d12 ones without a D3D12 device or, under" \
+     "wine with one, a compiler for hdml's HLSL)"

@@ -11,7 +11,10 @@
  * SPLIT: OutputTensors[0..n); JOIN: InputTensors[0..n)). Offsets are in bytes.
  * On the CPU device, HDML_BUFFER_BINDING::Buffer is a host pointer; on a CUDA
  * device it is a device pointer (a CUdeviceptr cast to void*), as DirectML
- * binds GPU resources, and outputs stay in device memory.
+ * binds GPU resources, and outputs stay in device memory. On a D3D12 device it
+ * is an ID3D12Resource* of a buffer created with
+ * D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS (Offset + SizeInBytes within its
+ * width), as in DML_BUFFER_BINDING.
  *
  * CUDA synchronisation rule: hdmlExecute on a CUDA device enqueues the
  * operator's kernels on the device's stream and returns without waiting. The
@@ -21,6 +24,17 @@
  * the stream after hdmlExecute). Bound buffers must stay allocated until then.
  * A failure that hdmlExecute returns was detected before anything was enqueued,
  * or is the launch error of a kernel.
+ *
+ * D3D12 synchronisation rule: hdmlExecute on a D3D12 device records the
+ * operator's dispatches into a command list of hdml's and submits it to the
+ * device's queue (ExecuteCommandLists), without waiting. As with DirectML's
+ * bindings, the bound buffers must be in D3D12_RESOURCE_STATE_UNORDERED_ACCESS
+ * (or COMMON, promoted implicitly) when the queue reaches the operator, and
+ * stay alive until it has passed it; the inputs must be written by then (work
+ * earlier on the same queue, or a fence the queue waits for), and the outputs
+ * are ready after it (signal a fence on the queue after hdmlExecute and wait
+ * for it, or submit the consumer to the same queue). hdml signals a fence of
+ * its own after each execution, to recycle its command lists.
  *
  * Threads: devices and operators may be shared between threads; a single
  * operator may be executed concurrently on distinct buffers.
@@ -78,6 +92,21 @@ struct CUstream_st;
 HDML_API HRESULT hdmlCreateDeviceFromCudaContext(struct CUctx_st* context, struct CUstream_st* stream,
                                                  hdml_device** device);
 
+/* A D3D12 device on the caller's ID3D12Device, submitting to the caller's
+ * ID3D12CommandQueue (of type COMPUTE or DIRECT), as DirectML takes them; hdml
+ * holds a reference to each until hdmlReleaseDevice. hdmlCreateDevice(
+ * HDML_DEVICE_TYPE_D3D12, i) creates one on DXGI's adapter i, with a compute
+ * queue of hdml's. Kernels are compiled from HLSL (D3DCompile, cs_5_1, from
+ * d3dcompiler_47.dll) when an operator first runs; a compiler failure is
+ * returned by hdmlExecute with its log. 8- and 16-bit tensors need typed UAV
+ * loads of those formats (TypedUAVLoadAdditionalFormats). DXGI_ERROR_UNSUPPORTED
+ * in builds without the D3D12 device (every build but Windows ones with the
+ * d3d12 platform) and where d3d12.dll cannot be loaded. */
+struct ID3D12Device;
+struct ID3D12CommandQueue;
+HDML_API HRESULT hdmlCreateDeviceFromD3D12(struct ID3D12Device* d3d12Device, struct ID3D12CommandQueue* queue,
+                                           hdml_device** device);
+
 /* Validates the desc (E_INVALIDARG with a message on any violation) and
  * prepares the kernels. The desc and its arrays need not outlive the call. */
 HDML_API HRESULT hdmlCreateOperator(hdml_device* device, const DML_OPERATOR_DESC* desc, hdml_operator** op);
@@ -96,7 +125,8 @@ HDML_API HRESULT hdmlExecute(hdml_operator* op, uint32_t inputCount, const HDML_
                              uint32_t outputCount, const HDML_BUFFER_BINDING* outputs);
 
 /* Release a device's operators before the device (and, on CUDA, after the
- * device's stream has finished their work). NULL is ignored. As with a COM
+ * device's stream has finished their work; releasing a D3D12 device waits
+ * until its queue has passed every execution hdml submitted). NULL is ignored. As with a COM
  * object's last Release, the handle is gone afterwards: releasing it again, or
  * using it, is undefined behaviour that hdml does not detect. */
 HDML_API void hdmlReleaseOperator(hdml_operator* op);

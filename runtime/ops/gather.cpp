@@ -5,7 +5,7 @@
 // index), so reads never leave the input: on the host for CPU devices, by the
 // normalize_indices kernel into stream-ordered scratch for CUDA devices.
 #include "runtime/checked.h"
-#include "runtime/cuda_device.h"
+#include "runtime/device_scratch.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
 #include "runtime/kernels.h"
@@ -130,7 +130,7 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
             require_kernel(device, Family::gather, KernelParams{}.with(uint_dtype(kWordBytes)), op, &word_kernel_));
         kernel_names += std::string(" ") + word_kernel_->name;
     }
-    if (on_cuda(device)) {
+    if (on_gpu(device)) {
         std::vector<Dim> idx_dims;
         for (uint32_t d = n - index_dims; d < n; ++d) {
             Dim k;
@@ -191,9 +191,9 @@ HRESULT GatherOperator::normalize_indices_on_device(const void *raw, int32_t *ou
 HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
     const Tensor &in = inputs[0];
     std::vector<int32_t> host_indices;
-    CudaScratch device_indices;
+    DeviceScratch device_indices;
     int32_t *indices;
-    if (on_cuda(device)) {
+    if (on_gpu(device)) {
         HDML_RETURN_IF_FAILED(device_indices.allocate(device, index_count_ * sizeof(int32_t)));
         indices = reinterpret_cast<int32_t *>(device_indices.data());
         HDML_RETURN_IF_FAILED(normalize_indices_on_device(in_ptrs[1], indices));

@@ -86,7 +86,7 @@ public:
                                moves_.back().words ? "; in 32-bit words where aligned" : ""));
             offset += pieces[k].sizes[axis];
         }
-        if (!on_cuda(device)) plan_blocks(whole, pieces, axis, name);
+        if (!on_gpu(device)) plan_blocks(whole, pieces, axis, name);
         auto takes_words = [](const PieceMove &m) { return m.words.has_value(); };
         if (std::any_of(moves_.begin(), moves_.end(), takes_words) ||
             std::any_of(blocks_.full.begin(), blocks_.full.end(), takes_words) ||

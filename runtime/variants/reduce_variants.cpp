@@ -200,7 +200,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     // chunk of rows): each variant's twin packing 32-bit keys first (CPUs:
     // twice the lanes of 64-bit keys; CUDA: half the key arithmetic, and shuffles).
     ReduceQuery query = planned;
-    const bool index_in_chunks = !on_cuda(device) && query.shape.outer_layout;
+    const bool index_in_chunks = !on_gpu(device) && query.shape.outer_layout;
     query.narrow_keys =
         query.arg && query.in_bytes <= 2 && (query.shape.r.extent <= kNarrowKeyMaxRow || index_in_chunks);
     auto params_of = [&](const ReduceVariant &v) {
@@ -216,9 +216,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     const int index = choose_variant(kReduceVariants, 0, device, family, query, twins_of, &choice->kernel,
                                      &choice->passed_over);
     if (index < 0) {
-        return invalid_arg(format("%s: no %s kernel '%s' (%s) was built into this hdml.", what.c_str(),
-                                  kernel_platform(device), family_name(family),
-                                  params_of(kReduceVariants[std::size(kReduceVariants) - 1]).describe().c_str()));
+        return no_kernel(device, family, params_of(kReduceVariants[std::size(kReduceVariants) - 1]), what);
     }
     const ReduceVariant &v = kReduceVariants[index];
     const int32_t key_bits = choice->kernel->params.key_bits;

@@ -115,8 +115,7 @@ HRESULT choose_scan_kernel(const hdml_device &device, const KernelParams &functi
     const int index =
         choose_variant(kScanVariants, 0, device, Family::scan, query, params_of, &choice->kernel, &choice->passed_over);
     if (index < 0) {
-        return invalid_arg(format("%s: no %s kernel 'scan' (%s) was built into this hdml.", what.c_str(),
-                                  kernel_platform(device), params.describe().c_str()));
+        return no_kernel(device, Family::scan, params, what);
     }
     choice->variant = kScanVariants[index].name;
     if (kScanVariants[index].walk) {

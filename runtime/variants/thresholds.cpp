@@ -71,6 +71,8 @@ HRESULT load_thresholds(const char *platform, DispatchThresholds *t) {
     *t = DispatchThresholds{};
     if (std::strcmp(platform, "cuda") == 0) {
         set_builtin_cuda(t);
+    } else if (std::strcmp(platform, "d3d12") == 0) {
+        // D3D12 takes only the variants every platform has (variant_list.h): none reads a threshold.
     } else {
         set_builtin_cpu(t);
     }
@@ -85,7 +87,7 @@ HRESULT load_thresholds(const char *platform, DispatchThresholds *t) {
         HDML_RETURN_IF_FAILED(overlay_thresholds(text.str(), format("%s (%s)", path, variable.c_str()), t));
     }
     // Each platform kind's thresholds must be set by its params file.
-    const char *kind = std::strcmp(platform, "cuda") == 0 ? "cuda" : "cpu";
+    const char *kind = std::strcmp(platform, "cuda") == 0 ? "cuda" : std::strcmp(platform, "d3d12") == 0 ? "d3d12" : "cpu";
 #define HDML_REQUIRE(name, of)                                                                                  \
     if (std::strcmp(kind, #of) == 0 && t->name < 0) {                                                           \
         return invalid_arg(format("The %s dispatch threshold " #name " is not set (schedules/params/%s.json's " \

@@ -13,7 +13,7 @@
 namespace hdml {
 
 // X(name, platform): each threshold chooses between the variants of one platform
-// kind (cuda, or cpu: x86 and arm), whose params file must set it.
+// kind (cuda, or cpu: x86 and arm), whose params file must set it (d3d12 reads none).
 #define HDML_DISPATCH_THRESHOLDS(X)                                                                            \
     X(reduce_row_lanes_min_row, cuda)          /* CUDA: shortest row the lanes variant takes */                \
     X(reduce_row_lanes_max_row, cuda)          /* ... and longest */                                           \

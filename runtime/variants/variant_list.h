@@ -13,10 +13,12 @@
 
 namespace hdml {
 
-enum PlatformMask : unsigned { kOnCpu = 1, kOnCuda = 2, kOnAll = kOnCpu | kOnCuda };
+// D3D12 takes only the variants every platform has: its kernels are the plain
+// ones (HLSL assumes no wave size, so none of CUDA's warp-level mappings).
+enum PlatformMask : unsigned { kOnCpu = 1, kOnCuda = 2, kOnD3d12 = 4, kOnAll = kOnCpu | kOnCuda | kOnD3d12 };
 
 inline bool serves_device(unsigned platforms, const hdml_device &device) {
-    return platforms & (on_cuda(device) ? kOnCuda : kOnCpu);
+    return platforms & (on_cuda(device) ? kOnCuda : on_d3d12(device) ? kOnD3d12 : kOnCpu);
 }
 
 // A variant's kernel parameters: one set, or twins in order of preference.

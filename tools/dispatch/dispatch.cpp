@@ -2,6 +2,7 @@
 
 #include "hdml/hdml.h"
 #include "tools/cuda_host.h"
+#include "tools/d3d12_host.h"
 #include "tools/dispatch/model.h"
 #include "tools/dispatch/npy.h"
 #include "tools/dispatch/values.h"
@@ -32,8 +33,8 @@ const char kUsage[] =
     "Runs a DxDispatch JSON model (resources, DirectML operator dispatchables, commands) on an hdml device.\n"
     "\n"
     "  -m, --model <path>             the model (or give it as the last argument)\n"
-    "  -d, --device <cpu|cuda|d3d12>  hdml device to run on (default cpu; cuda keeps the resources in\n"
-    "                                 device memory; d3d12 does not run models)\n"
+    "  -d, --device <cpu|cuda|d3d12>  hdml device to run on (default cpu; cuda and d3d12 keep the resources\n"
+    "                                 in GPU memory; d3d12 on Windows only)\n"
     "  -i, --dispatch_iterations <n>  timed samples per dispatch command (default 1)\n"
     "  -r, --dispatch_repeat <n>      dispatches per sample (default 1)\n"
     "  -w, --warmup_samples <n>       untimed samples before the timed ones (default 0)\n"
@@ -173,54 +174,74 @@ void report_timing(const std::string &name, std::vector<double> ms, const Option
 }
 
 // Where the model's resources live while it runs: host memory for the cpu
-// device; for cuda, device memory of the tool's own context and stream (the
-// hdml device is created from them), uploaded once, read back for print and
-// writeFile after the stream has drained.
+// device; for cuda (d3d12), device memory (buffers) of the tool's own context
+// and stream (device and queue), from which the hdml device is created,
+// uploaded once, read back for print and writeFile after the GPU has drained.
+#ifndef _WIN32
+namespace hdml_d3d12 {
+class D3d12Host;  // Windows only
+}
+#endif
+
 class ResourceMemory {
 public:
-    ResourceMemory(Model &model, hdml_cuda::CudaHost *cuda) : model_(model), cuda_(cuda) {
-        if (!cuda_) return;
-        for (auto &[name, r] : model_.resources) device_[name] = cuda_->upload(r.bytes.data(), r.bytes.size());
+    ResourceMemory(Model &model, hdml_cuda::CudaHost *cuda, hdml_d3d12::D3d12Host *d3d12)
+        : model_(model), cuda_(cuda), d3d12_(d3d12) {
+        for (auto &[name, r] : model_.resources) {
+            if (cuda_) cuda_device_[name] = cuda_->upload(r.bytes.data(), r.bytes.size());
+#ifdef _WIN32
+            if (d3d12_) d3d12_buffers_[name] = d3d12_->upload(r.bytes.data(), r.bytes.size());
+#endif
+        }
     }
     ~ResourceMemory() {
-        if (!cuda_) return;
-        for (const auto &[name, pointer] : device_) {
-            try {
-                cuda_->release(pointer);
-            } catch (const std::exception &) {  // the process is failing anyway; keep the first error
-            }
+        try {
+            for (const auto &[name, pointer] : cuda_device_) cuda_->release(pointer);
+#ifdef _WIN32
+            if (d3d12_) d3d12_->synchronize();
+            for (const auto &[name, buffer] : d3d12_buffers_) d3d12_->release(buffer);
+#endif
+        } catch (const std::exception &) {  // the process is failing anyway; keep the first error
         }
     }
     void *binding(const std::string &name) {
-        if (!cuda_) return model_.resources.at(name).bytes.data();
-        return reinterpret_cast<void *>((uintptr_t)device_.at(name));
+        if (cuda_) return reinterpret_cast<void *>((uintptr_t)cuda_device_.at(name));
+#ifdef _WIN32
+        if (d3d12_) return d3d12_buffers_.at(name);
+#endif
+        return model_.resources.at(name).bytes.data();
     }
     // The resource as it is now, in host memory.
     const Resource &read(const std::string &name) {
         Resource &r = model_.resources.at(name);
-        if (cuda_) {
-            cuda_->synchronize();
-            cuda_->download(r.bytes.data(), device_.at(name), r.bytes.size());
-        }
+        wait();
+        if (cuda_) cuda_->download(r.bytes.data(), cuda_device_.at(name), r.bytes.size());
+#ifdef _WIN32
+        if (d3d12_) d3d12_->download(r.bytes.data(), d3d12_buffers_.at(name), r.bytes.size());
+#endif
         return r;
     }
     void wait() {
         if (cuda_) cuda_->synchronize();
+#ifdef _WIN32
+        if (d3d12_) d3d12_->synchronize();
+#endif
     }
 
 private:
     Model &model_;
     hdml_cuda::CudaHost *cuda_;
-    std::map<std::string, hdml_cuda::CudaHost::CUdeviceptr> device_;
+    hdml_d3d12::D3d12Host *d3d12_;
+    std::map<std::string, hdml_cuda::CudaHost::CUdeviceptr> cuda_device_;
+#ifdef _WIN32
+    std::map<std::string, ID3D12Resource *> d3d12_buffers_;
+#endif
 };
 
 int run(const Options &o, std::ostream &out, std::ostream &err) {
     Model model = load_model_file(o.model, o.paths);
-    if (o.device == HDML_DEVICE_TYPE_D3D12) {
-        err << "hdml-dispatch: the d3d12 device does not run models (hdml's D3D12 kernels are generated, not run)\n";
-        return 1;
-    }
     hdml_cuda::CudaHost *cuda = nullptr;
+    hdml_d3d12::D3d12Host *d3d12 = nullptr;
     hdml_device *raw_device = nullptr;
     HRESULT hr;
     if (o.device == HDML_DEVICE_TYPE_CUDA) {
@@ -231,6 +252,16 @@ int run(const Options &o, std::ostream &out, std::ostream &err) {
             return 1;
         }
         hr = hdmlCreateDeviceFromCudaContext(cuda->context(), cuda->stream(), &raw_device);
+#ifdef _WIN32
+    } else if (o.device == HDML_DEVICE_TYPE_D3D12) {
+        std::string why;
+        d3d12 = hdml_d3d12::D3d12Host::get(&why);
+        if (!d3d12) {
+            err << "hdml-dispatch: no D3D12 device (" << why << ")\n";
+            return 1;
+        }
+        hr = hdmlCreateDeviceFromD3D12(d3d12->device(), d3d12->queue(), &raw_device);
+#endif
     } else {
         hr = hdmlCreateDevice(o.device, 0, &raw_device);
     }
@@ -250,7 +281,7 @@ int run(const Options &o, std::ostream &out, std::ostream &err) {
         }
         operators[name].reset(op);
     }
-    ResourceMemory memory(model, cuda);
+    ResourceMemory memory(model, cuda, d3d12);
     std::vector<std::pair<std::string, std::vector<uint8_t>>> files;  // written once every command has succeeded
     for (const Command &c : model.commands) {
         if (o.print_commands) {
