@@ -8,7 +8,6 @@
 #include "Halide.h"
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace hdml {

@@ -152,16 +152,16 @@ Expr extreme_from_bits(const Expr &signed_max, const Expr &unsigned_min, const E
     return reinterpret(t, select(any_nan, nan, bits));
 }
 
-// The row index r of a load of the first row part (its vectors), with a
-// prefetch ahead tied to it where the kernel is the CPUs' plain inner one
-// (generators/prefetch.h); r itself elsewhere.
+// The row index r of row part `part`'s loads: for the first part (its
+// vectors) of the plain inner kernel, with a prefetch ahead tied to it on
+// CPUs (generators/prefetch.h, which leaves GPU targets r); r itself elsewhere.
 template <typename In>
 Expr load_index_of_vectors(In &input, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning, Type t,
-                           const Expr &i, const Expr &r, const Expr &o, const Target &target,
+                           size_t part, const Expr &i, const Expr &r, const Expr &o, const Target &target,
                            GeneratorContext::ExternsMap &externs) {
-    const bool plain_inner_cpu = layout == Layout::Inner && mapping.rows == RowMapping::Split &&
-                                 mapping.loads == RowLoads::Elements && !target.has_gpu_feature();
-    if (!plain_inner_cpu) return r;
+    const bool plain_inner_vectors = part == 0 && layout == Layout::Inner && mapping.rows == RowMapping::Split &&
+                                     mapping.loads == RowLoads::Elements;
+    if (!plain_inner_vectors) return r;
     return row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(target, t), tuning.prefetch_bytes, target, externs);
 }
 
@@ -407,9 +407,8 @@ public:
         const Type t = halide_type_of(dtype);
         return [this, row, i, o, t](const PartUpdate &update) {
             for (size_t part = 0; part < row.at.size(); ++part) {
-                const Expr r = part > 0 ? row.at[part]
-                                        : load_index_of_vectors(input, layout, mapping, tuning, t, i, row.at[part], o,
-                                                                get_target(), *get_externs_map());
+                const Expr r = load_index_of_vectors(input, layout, mapping, tuning, t, part, i, row.at[part], o,
+                                                     get_target(), *get_externs_map());
                 update(step_elements(input, mapping, t, i, r, o));
             }
         };
@@ -698,9 +697,8 @@ public:
             best(i, o) = cast(key_t, 0);
             for (size_t part = 0; part < row.at.size(); ++part) {
                 const Expr &r = row.at[part];
-                const Expr load_at = part > 0 ? r
-                                              : load_index_of_vectors(input, layout, mapping, tuning, t, i, r, o,
-                                                                      get_target(), *get_externs_map());
+                const Expr load_at = load_index_of_vectors(input, layout, mapping, tuning, t, part, i, r, o,
+                                                           get_target(), *get_externs_map());
                 const std::vector<Expr> xs = step_elements(input, mapping, t, i, load_at, o);
                 Expr step_best;
                 for (int e = 0; e < per_load; ++e) {

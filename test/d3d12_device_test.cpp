@@ -173,8 +173,8 @@ TEST_CASE("D3D12: an operator runs as on the CPU, or fails with the shader compi
             // float16 a device without 16-bit typed UAV loads, checked before compiling).
             CHECK(FAILED(hr));
             CHECK((says("D3D12: D3DCompile (cs_5_1) of entry point") || says("D3D12: this D3D12 device cannot load")));
-            WARN(short_name(type) << " REDUCE SUM on D3D12: " << hdmlGetLastErrorMessage() << " (the system's compiler: "
-                                 << why << ")");
+            WARN(short_name(type) << " REDUCE SUM on D3D12: " << hdmlGetLastErrorMessage()
+                                 << " (the system's compiler: " << why << ")");
         }
         d3d12.host->release(in);
         d3d12.host->release(out);

@@ -45,15 +45,16 @@ public:
             "RWBuffer<float> b : register(u0);\n"
             "[numthreads(64, 1, 1)] void probe(uint3 t : SV_DispatchThreadID) { b[t.x] = b[t.x] * 2.0f; }\n";
         ID3DBlob *code = nullptr, *log = nullptr;
-        const HRESULT hr = compile_(source, sizeof source - 1, "probe", nullptr, nullptr, "probe", "cs_5_1", 0, 0, &code,
-                                    &log);
+        const HRESULT hr =
+            compile_(source, sizeof source - 1, "probe", nullptr, nullptr, "probe", "cs_5_1", 0, 0, &code, &log);
         if (code) code->Release();
-        std::string text = log ? std::string(static_cast<const char *>(log->GetBufferPointer()), log->GetBufferSize()) : "";
+        std::string text;
+        if (log) text.assign(static_cast<const char *>(log->GetBufferPointer()), log->GetBufferSize());
         if (log) log->Release();
         if (SUCCEEDED(hr)) return true;
         while (!text.empty() && (text.back() == '\0' || text.back() == '\n')) text.pop_back();
-        *why = "D3DCompile cannot compile a typed RWBuffer for cs_5_1 (HRESULT " + hex(hr) + (text.empty() ? "" : ": ") +
-               text + ")";
+        *why = "D3DCompile cannot compile a typed RWBuffer for cs_5_1 (HRESULT " + hex(hr) +
+               (text.empty() ? "" : ": ") + text + ")";
         return false;
     }
 

@@ -13,8 +13,8 @@ namespace hdml::d3d12 {
 
 struct Api {
     PFN_D3D12_CREATE_DEVICE create_device = nullptr;
-    HRESULT(WINAPI *serialize_root_signature)(const D3D12_ROOT_SIGNATURE_DESC *, D3D_ROOT_SIGNATURE_VERSION, ID3DBlob **,
-                                              ID3DBlob **) = nullptr;
+    HRESULT(WINAPI *serialize_root_signature)(const D3D12_ROOT_SIGNATURE_DESC *, D3D_ROOT_SIGNATURE_VERSION,
+                                              ID3DBlob **, ID3DBlob **) = nullptr;
     HRESULT(WINAPI *create_dxgi_factory1)(REFIID, void **) = nullptr;
     pD3DCompile compile = nullptr;  // null when d3dcompiler_47.dll is missing: kernels then fail to compile
 };

@@ -84,7 +84,9 @@ HRESULT finish(Com<ID3D12Device> device, Com<ID3D12CommandQueue> queue, uint32_t
     HRESULT hr = c->device->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(c->fence.put()));
     if (FAILED(hr)) return failed(who, "ID3D12Device::CreateFence", hr);
     c->fence_event = CreateEventA(nullptr, FALSE, FALSE, nullptr);
-    if (!c->fence_event) return fail(E_FAIL, format("%s: CreateEvent failed (Windows error %lu).", who, GetLastError()));
+    if (!c->fence_event) {
+        return fail(E_FAIL, format("%s: CreateEvent failed (Windows error %lu).", who, GetLastError()));
+    }
     HDML_RETURN_IF_FAILED(create_root_signature(*a, *c, who));
     c->descriptor_bytes = c->device->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     D3D12_FEATURE_DATA_D3D12_OPTIONS options{};

@@ -25,8 +25,8 @@ HRESULT to_addresses(Recording &recording, const char *kind, uint32_t count, con
         auto *resource = static_cast<ID3D12Resource *>(b.Buffer);
         const D3D12_RESOURCE_DESC desc = resource->GetDesc();
         if (desc.Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
-            return invalid_arg(format("hdmlExecute: the %s binding of tensor '%s' is an ID3D12Resource of dimension %d; "
-                                      "hdml binds buffers (D3D12_RESOURCE_DIMENSION_BUFFER).",
+            return invalid_arg(format("hdmlExecute: the %s binding of tensor '%s' is an ID3D12Resource of dimension "
+                                      "%d; hdml binds buffers (D3D12_RESOURCE_DIMENSION_BUFFER).",
                                       kind, name, (int)desc.Dimension));
         }
         if (!(desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS)) {

@@ -66,15 +66,15 @@ int report(void *user_context, const std::string &message) {
 
 // Typed UAV formats of Halide's scalar types (bool as 8 bits).
 DXGI_FORMAT format_of(halide_type_t type) {
+    static const DXGI_FORMAT kFormats[3][3] = {
+        {DXGI_FORMAT_R8_SINT, DXGI_FORMAT_R16_SINT, DXGI_FORMAT_R32_SINT},    // halide_type_int
+        {DXGI_FORMAT_R8_UINT, DXGI_FORMAT_R16_UINT, DXGI_FORMAT_R32_UINT},    // halide_type_uint
+        {DXGI_FORMAT_UNKNOWN, DXGI_FORMAT_R16_FLOAT, DXGI_FORMAT_R32_FLOAT},  // halide_type_float
+    };
     const int bits = type.bits == 1 ? 8 : type.bits;
-    switch (type.code) {
-    case halide_type_float: return bits == 16 ? DXGI_FORMAT_R16_FLOAT : bits == 32 ? DXGI_FORMAT_R32_FLOAT : DXGI_FORMAT_UNKNOWN;
-    case halide_type_int:
-        return bits == 8 ? DXGI_FORMAT_R8_SINT : bits == 16 ? DXGI_FORMAT_R16_SINT : bits == 32 ? DXGI_FORMAT_R32_SINT : DXGI_FORMAT_UNKNOWN;
-    case halide_type_uint:
-        return bits == 8 ? DXGI_FORMAT_R8_UINT : bits == 16 ? DXGI_FORMAT_R16_UINT : bits == 32 ? DXGI_FORMAT_R32_UINT : DXGI_FORMAT_UNKNOWN;
-    default: return DXGI_FORMAT_UNKNOWN;
-    }
+    const int size = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : -1;
+    if (size < 0 || type.code > halide_type_float) return DXGI_FORMAT_UNKNOWN;
+    return kFormats[type.code][size];
 }
 
 // The view of a kernel buffer: from its address to its last element.
@@ -105,7 +105,9 @@ int buffer_view(void *user_context, const Recording &recording, const halide_buf
                                            (unsigned long long)elements));
     }
     view->Format = format_of(type);
-    if (view->Format == DXGI_FORMAT_UNKNOWN) return report(user_context, "a kernel buffer has a type without a UAV format");
+    if (view->Format == DXGI_FORMAT_UNKNOWN) {
+        return report(user_context, "a kernel buffer has a type without a UAV format");
+    }
     view->ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
     view->Buffer.FirstElement = first;
     view->Buffer.NumElements = (UINT)elements;
@@ -265,10 +267,16 @@ int halide_d3d12compute_run(void *user_context, void *state_ptr, const char *ent
             word = *static_cast<const uint8_t *>(args[i]) ? 1 : 0;
         } else if (type.code == halide_type_int || type.code == halide_type_uint) {
             const bool is_signed = type.code == halide_type_int;
+            const void *value = args[i];
             switch (type.bits) {
-            case 8: word = is_signed ? (uint32_t)*static_cast<const int8_t *>(args[i]) : *static_cast<const uint8_t *>(args[i]); break;
-            case 16: word = is_signed ? (uint32_t)*static_cast<const int16_t *>(args[i]) : *static_cast<const uint16_t *>(args[i]); break;
-            case 32: std::memcpy(&word, args[i], 4); break;
+            case 8:
+                word = is_signed ? (uint32_t)*static_cast<const int8_t *>(value) : *static_cast<const uint8_t *>(value);
+                break;
+            case 16:
+                word = is_signed ? (uint32_t)*static_cast<const int16_t *>(value)
+                                 : *static_cast<const uint16_t *>(value);
+                break;
+            case 32: std::memcpy(&word, value, 4); break;
             default: return report(user_context, "a kernel scalar is wider than 32 bits");
             }
         } else {

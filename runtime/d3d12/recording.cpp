@@ -24,9 +24,9 @@ HRESULT Recording::open() {
     HRESULT hr;
     if (!allocator_) {
         hr = c.device->CreateCommandAllocator(c.list_type, IID_PPV_ARGS(allocator_.put()));
-        if (FAILED(hr)) return fail(hr, "hdmlExecute: ID3D12Device::CreateCommandAllocator failed with HRESULT " + hex(hr) + ".");
+        if (FAILED(hr)) return fail(hr, "hdmlExecute: CreateCommandAllocator failed with HRESULT " + hex(hr) + ".");
         hr = c.device->CreateCommandList(0, c.list_type, allocator_.get(), nullptr, IID_PPV_ARGS(list_.put()));
-        if (FAILED(hr)) return fail(hr, "hdmlExecute: ID3D12Device::CreateCommandList failed with HRESULT " + hex(hr) + ".");
+        if (FAILED(hr)) return fail(hr, "hdmlExecute: CreateCommandList failed with HRESULT " + hex(hr) + ".");
     } else {
         hr = allocator_->Reset();
         if (SUCCEEDED(hr)) hr = list_->Reset(allocator_.get(), nullptr);
@@ -176,8 +176,8 @@ HRESULT submit(Context &c, std::unique_ptr<Recording> recording) {
     if (FAILED(hr)) {
         // Nothing tells when the GPU is done with it: its buffers and lists are left alive.
         (void)recording.release();
-        return fail(hr, "hdmlExecute: the work was submitted, but signalling hdml's fence after it failed with HRESULT " +
-                            hex(hr) + ".");
+        return fail(hr, "hdmlExecute: the work was submitted, but signalling hdml's fence after it failed "
+                        "with HRESULT " + hex(hr) + ".");
     }
     recording->signal = ++c.last_signal;
     c.in_flight.push_back(std::move(recording));
