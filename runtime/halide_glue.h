@@ -55,7 +55,8 @@ struct KernelBuffer {
 
 // Per-call context handed to kernels as their user_context: collects the
 // message of a Halide error raised during the call, and tells Halide's CUDA
-// runtime which context and stream to use (runtime/cuda_glue.cpp).
+// runtime which context and stream to use (runtime/cuda_glue.cpp), and hdml's
+// D3D12 one which device (runtime/d3d12/halide_d3d12compute.cpp).
 struct KernelCall {
     explicit KernelCall(const hdml_device &device) : device(device) {}
     const hdml_device &device;

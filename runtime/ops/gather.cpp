@@ -3,7 +3,7 @@
 // gather kernel (runtime/shape/gather.h). Indices are normalised per call into int32 (negative ones count
 // from the end for signed types; out-of-range ones clamp to the nearest valid
 // index), so reads never leave the input: on the host for CPU devices, by the
-// normalize_indices kernel into stream-ordered scratch for CUDA devices.
+// normalize_indices kernel into device scratch for GPU devices (DeviceScratch).
 #include "runtime/checked.h"
 #include "runtime/device_scratch.h"
 #include "runtime/error.h"
@@ -42,7 +42,7 @@ private:
     // (widen_elements) when input and output are word-aligned.
     std::optional<GatherShape> word_shape_;
     const KernelEntry *word_kernel_ = nullptr;
-    // CUDA: the indices' dims (last index_dims of the tensor) onto the packed int32 buffer.
+    // GPUs: the indices' dims (last index_dims of the tensor) onto the packed int32 buffer.
     CopyShape normalize_shape_;
     const KernelEntry *normalize_kernel_ = nullptr;
 };
