@@ -62,11 +62,13 @@ public:
         Var x("x"), y("y"), z("z");
         const Expr v = input(x, y, z);
         Expr index;
-        if (t.bits() <= 32) {
-            // Neither v + extent (v < 0) nor the clamp can overflow 32 bits; D3D12 has no 64-bit integers.
-            const Expr narrow = t.is_int() ? cast<int32_t>(v)
-                                           : cast<int32_t>(min(cast<uint32_t>(v), cast<uint32_t>(extent - 1)));
-            index = t.is_int() ? clamp(select(narrow < 0, narrow + extent, narrow), 0, extent - 1) : narrow;
+        // 32-bit indices in 32-bit arithmetic (D3D12 has no 64-bit integers): v + extent
+        // for v < 0 and the clamps cannot overflow.
+        if (t.bits() <= 32 && t.is_int()) {
+            const Expr s = cast<int32_t>(v);
+            index = clamp(select(s < 0, s + extent, s), 0, extent - 1);
+        } else if (t.bits() <= 32) {
+            index = cast<int32_t>(min(cast<uint32_t>(v), cast<uint32_t>(extent - 1)));
         } else if (t.is_int()) {
             const Expr wide = cast<int64_t>(v);
             index = clamp(select(wide < 0, wide + extent, wide), cast<int64_t>(0), cast<int64_t>(extent - 1));

@@ -1,6 +1,7 @@
 #include "runtime/d3d12/api.h"
 
 #include "runtime/dynamic_library.h"
+#include "runtime/error.h"
 
 namespace hdml::d3d12 {
 
@@ -43,6 +44,14 @@ const Api *api(std::string *why) {
     static const Loaded loaded = load();
     if (!loaded.ok && why) *why = loaded.why;
     return loaded.ok ? &loaded.api : nullptr;
+}
+
+std::string hresult_hex(HRESULT hr) {
+    return format("0x%08lx", (unsigned long)hr);
+}
+
+HRESULT call_failed(const char *who, const char *what, HRESULT hr) {
+    return fail(FAILED(hr) ? hr : E_FAIL, format("%s: %s failed with HRESULT %s.", who, what, hresult_hex(hr).c_str()));
 }
 
 }  // namespace hdml::d3d12

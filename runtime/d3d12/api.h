@@ -22,4 +22,10 @@ struct Api {
 // The process-wide table, or nullptr with *why set (d3d12.dll or dxgi.dll missing).
 const Api *api(std::string *why);
 
+// An HRESULT as messages print it: 0x887a0004.
+std::string hresult_hex(HRESULT hr);
+
+// Records "<who>: <what> failed with HRESULT 0x...." and returns hr (E_FAIL if hr succeeded).
+HRESULT call_failed(const char *who, const char *what, HRESULT hr);
+
 }  // namespace hdml::d3d12

@@ -12,16 +12,8 @@ namespace hdml::d3d12 {
 
 namespace {
 
-std::string hex(HRESULT hr) {
-    return format("0x%08lx", (unsigned long)hr);
-}
-
 HRESULT unsupported(const char *who, const std::string &why) {
     return fail(DXGI_ERROR_UNSUPPORTED, format("%s: no D3D12 device: %s.", who, why.c_str()));
-}
-
-HRESULT failed(const char *who, const char *what, HRESULT hr) {
-    return fail(FAILED(hr) ? hr : E_FAIL, format("%s: %s failed with HRESULT %s.", who, what, hex(hr).c_str()));
 }
 
 std::string narrow(const WCHAR *text) {
@@ -57,12 +49,12 @@ HRESULT create_root_signature(const Api &api, Context &c, const char *who) {
     Com<ID3DBlob> blob, errors;
     HRESULT hr = api.serialize_root_signature(&desc, D3D_ROOT_SIGNATURE_VERSION_1, blob.put(), errors.put());
     if (FAILED(hr)) {
-        return fail(hr, format("%s: D3D12SerializeRootSignature failed with HRESULT %s: %s", who, hex(hr).c_str(),
-                               blob_text(errors.get(), 1000).c_str()));
+        return fail(hr, format("%s: D3D12SerializeRootSignature failed with HRESULT %s: %s", who,
+                               hresult_hex(hr).c_str(), blob_text(errors.get(), 1000).c_str()));
     }
     hr = c.device->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(),
                                        IID_PPV_ARGS(c.root_signature.put()));
-    return FAILED(hr) ? failed(who, "ID3D12Device::CreateRootSignature", hr) : S_OK;
+    return FAILED(hr) ? call_failed(who, "ID3D12Device::CreateRootSignature", hr) : S_OK;
 }
 
 // What every device needs beside its ID3D12Device and queue.
@@ -82,7 +74,7 @@ HRESULT finish(Com<ID3D12Device> device, Com<ID3D12CommandQueue> queue, uint32_t
                                   who, (int)c->list_type));
     }
     HRESULT hr = c->device->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(c->fence.put()));
-    if (FAILED(hr)) return failed(who, "ID3D12Device::CreateFence", hr);
+    if (FAILED(hr)) return call_failed(who, "ID3D12Device::CreateFence", hr);
     c->fence_event = CreateEventA(nullptr, FALSE, FALSE, nullptr);
     if (!c->fence_event) {
         return fail(E_FAIL, format("%s: CreateEvent failed (Windows error %lu).", who, GetLastError()));
@@ -123,7 +115,7 @@ HRESULT create_device(uint32_t adapter_index, hdml_device **out) {
     if (!a) return unsupported(who, why);
     Com<IDXGIFactory1> factory;
     HRESULT hr = a->create_dxgi_factory1(IID_PPV_ARGS(factory.put()));
-    if (FAILED(hr)) return unsupported(who, "CreateDXGIFactory1 failed with HRESULT " + hex(hr));
+    if (FAILED(hr)) return unsupported(who, "CreateDXGIFactory1 failed with HRESULT " + hresult_hex(hr));
     Com<IDXGIAdapter1> adapter;
     hr = factory->EnumAdapters1(adapter_index, adapter.put());
     if (hr == DXGI_ERROR_NOT_FOUND) {
@@ -132,20 +124,20 @@ HRESULT create_device(uint32_t adapter_index, hdml_device **out) {
         return fail(DXGI_ERROR_UNSUPPORTED, format("%s: DXGI lists %u adapters; adapter %u does not exist.", who,
                                                    count, adapter_index));
     }
-    if (FAILED(hr)) return unsupported(who, "IDXGIFactory1::EnumAdapters1 failed with HRESULT " + hex(hr));
+    if (FAILED(hr)) return unsupported(who, "IDXGIFactory1::EnumAdapters1 failed with HRESULT " + hresult_hex(hr));
     DXGI_ADAPTER_DESC1 description{};
     adapter->GetDesc1(&description);
     Com<ID3D12Device> device;
     hr = a->create_device(adapter.get(), D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(device.put()));
     if (FAILED(hr)) {
         return unsupported(who, format("D3D12CreateDevice on adapter %u (%s) failed with HRESULT %s", adapter_index,
-                                       narrow(description.Description).c_str(), hex(hr).c_str()));
+                                       narrow(description.Description).c_str(), hresult_hex(hr).c_str()));
     }
     D3D12_COMMAND_QUEUE_DESC queue_desc{};
     queue_desc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
     Com<ID3D12CommandQueue> queue;
     hr = device->CreateCommandQueue(&queue_desc, IID_PPV_ARGS(queue.put()));
-    if (FAILED(hr)) return failed(who, "ID3D12Device::CreateCommandQueue", hr);
+    if (FAILED(hr)) return call_failed(who, "ID3D12Device::CreateCommandQueue", hr);
     return finish(std::move(device), std::move(queue), adapter_index, who, out);
 }
 
@@ -191,8 +183,8 @@ HRESULT pipeline(Context &c, const char *source, size_t source_bytes, const char
                             D3DCOMPILE_OPTIMIZATION_LEVEL3, 0, code.put(), log.put());
     if (FAILED(hr) || !code) {
         const std::string text = blob_text(log.get(), 1500);
-        *error = format("D3DCompile (cs_5_1) of entry point %s failed with HRESULT %s%s%s", entry, hex(hr).c_str(),
-                        text.empty() ? "" : ": ", text.c_str());
+        *error = format("D3DCompile (cs_5_1) of entry point %s failed with HRESULT %s%s%s", entry,
+                        hresult_hex(hr).c_str(), text.empty() ? "" : ": ", text.c_str());
         return FAILED(hr) ? hr : E_FAIL;
     }
     D3D12_COMPUTE_PIPELINE_STATE_DESC desc{};
@@ -203,7 +195,7 @@ HRESULT pipeline(Context &c, const char *source, size_t source_bytes, const char
     hr = c.device->CreateComputePipelineState(&desc, IID_PPV_ARGS(created.put()));
     if (FAILED(hr)) {
         *error = format("ID3D12Device::CreateComputePipelineState for entry point %s failed with HRESULT %s", entry,
-                        hex(hr).c_str());
+                        hresult_hex(hr).c_str());
         return hr;
     }
     std::lock_guard<std::mutex> lock(c.mutex);

@@ -1,5 +1,6 @@
 #include "runtime/d3d12/recording.h"
 
+#include "runtime/d3d12/api.h"
 #include "runtime/error.h"
 
 #include <algorithm>
@@ -13,10 +14,6 @@ constexpr UINT kTablesPerHeap = 256;
 
 thread_local Recording *t_current = nullptr;
 
-std::string hex(HRESULT hr) {
-    return format("0x%08lx", (unsigned long)hr);
-}
-
 }  // namespace
 
 HRESULT Recording::open() {
@@ -24,13 +21,13 @@ HRESULT Recording::open() {
     HRESULT hr;
     if (!allocator_) {
         hr = c.device->CreateCommandAllocator(c.list_type, IID_PPV_ARGS(allocator_.put()));
-        if (FAILED(hr)) return fail(hr, "hdmlExecute: CreateCommandAllocator failed with HRESULT " + hex(hr) + ".");
+        if (FAILED(hr)) return call_failed("hdmlExecute", "CreateCommandAllocator", hr);
         hr = c.device->CreateCommandList(0, c.list_type, allocator_.get(), nullptr, IID_PPV_ARGS(list_.put()));
-        if (FAILED(hr)) return fail(hr, "hdmlExecute: CreateCommandList failed with HRESULT " + hex(hr) + ".");
+        if (FAILED(hr)) return call_failed("hdmlExecute", "CreateCommandList", hr);
     } else {
         hr = allocator_->Reset();
         if (SUCCEEDED(hr)) hr = list_->Reset(allocator_.get(), nullptr);
-        if (FAILED(hr)) return fail(hr, "hdmlExecute: resetting a command list failed with HRESULT " + hex(hr) + ".");
+        if (FAILED(hr)) return call_failed("hdmlExecute", "resetting a command list", hr);
     }
     list_->SetComputeRootSignature(c.root_signature.get());
     heap_used_ = 0;
@@ -72,7 +69,7 @@ HRESULT Recording::allocate(uint64_t bytes, D3D12_GPU_VIRTUAL_ADDRESS *address, 
                                                                 IID_PPV_ARGS(buffer.put()));
     if (FAILED(hr)) {
         *error = format("allocating a D3D12 buffer of %llu bytes failed with HRESULT %s", (unsigned long long)bytes,
-                        hex(hr).c_str());
+                        hresult_hex(hr).c_str());
         return hr;
     }
     *address = buffer->GetGPUVirtualAddress();
@@ -89,7 +86,7 @@ HRESULT Recording::new_heap(std::string *error) {
     desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
     const HRESULT hr = context_.device->CreateDescriptorHeap(&desc, IID_PPV_ARGS(heap_.put()));
     if (FAILED(hr)) {
-        *error = "ID3D12Device::CreateDescriptorHeap failed with HRESULT " + hex(hr);
+        *error = "ID3D12Device::CreateDescriptorHeap failed with HRESULT " + hresult_hex(hr);
         return hr;
     }
     ID3D12DescriptorHeap *heaps[] = {heap_.get()};
@@ -166,7 +163,7 @@ HRESULT acquire_recording(Context &c, std::unique_ptr<Recording> *recording) {
 HRESULT submit(Context &c, std::unique_ptr<Recording> recording) {
     HRESULT hr = recording->list()->Close();
     if (FAILED(hr)) {
-        return fail(hr, "hdmlExecute: closing the D3D12 command list failed with HRESULT " + hex(hr) +
+        return fail(hr, "hdmlExecute: closing the D3D12 command list failed with HRESULT " + hresult_hex(hr) +
                             " (nothing was submitted).");
     }
     ID3D12CommandList *lists[] = {recording->list()};
@@ -177,7 +174,7 @@ HRESULT submit(Context &c, std::unique_ptr<Recording> recording) {
         // Nothing tells when the GPU is done with it: its buffers and lists are left alive.
         (void)recording.release();
         return fail(hr, "hdmlExecute: the work was submitted, but signalling hdml's fence after it failed "
-                        "with HRESULT " + hex(hr) + ".");
+                        "with HRESULT " + hresult_hex(hr) + ".");
     }
     recording->signal = ++c.last_signal;
     c.in_flight.push_back(std::move(recording));
