@@ -232,20 +232,25 @@ foreach (rows "" rows=lanes)  # the split kernel (no rows= parameter) and the la
 endforeach ()
 
 # --- Gather: data movement keyed by element size ----------------------------
+# (D3D12 moves 64-bit elements as pairs of 32-bit words, with the uint32 kernel.)
 foreach (dtype uint8 uint16 uint32)
     hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=${dtype} PLATFORMS ${_all})
 endforeach ()
 hdml_kernel(FAMILY gather GENERATOR gather PARAMS dtype=uint64 PLATFORMS ${_no_d3d12})
-# Index normalisation in device memory (CPU devices normalise on the host;
-# D3D12 reads no 64-bit indices).
+# Index normalisation in device memory (CPU devices normalise on the host);
+# 64-bit indices also as pairs of 32-bit words (loads=words): D3D12's, and
+# CUDA's under HDML_64BIT_MOVES=word_pairs, which tests that path.
 foreach (itype int32 uint32)
     hdml_kernel(FAMILY normalize_indices GENERATOR normalize_indices PARAMS itype=${itype} PLATFORMS cuda d3d12)
 endforeach ()
 foreach (itype int64 uint64)
     hdml_kernel(FAMILY normalize_indices GENERATOR normalize_indices PARAMS itype=${itype} PLATFORMS cuda)
+    hdml_kernel(FAMILY normalize_indices GENERATOR normalize_indices PARAMS itype=${itype} loads=words
+                PLATFORMS cuda d3d12)
 endforeach ()
 
 # --- Strided copy (SPLIT, JOIN): keyed by element size -----------------------
+# (D3D12 moves 64-bit elements as pairs of 32-bit words, with the uint32 kernel.)
 foreach (dtype uint8 uint16 uint32)
     hdml_kernel(FAMILY copy GENERATOR copy PARAMS dtype=${dtype} PLATFORMS ${_all})
 endforeach ()

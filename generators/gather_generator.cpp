@@ -6,6 +6,7 @@
 // read inside the input whatever the indices hold.
 #include "generators/common.h"
 #include "schedules/copy_schedule.h"
+#include "schedules/reduce_params.h"
 
 namespace hdml {
 
@@ -44,43 +45,69 @@ public:
 // strided rank-3 copy of the indices into int32 with DirectML's rules applied
 // (negative values count from the end for signed types; out-of-range values
 // clamp to the nearest valid index along an axis of `extent` elements).
+// loads=words reads 64-bit indices as (low, high) pairs of 32-bit words, an
+// input dim 0 of its own, for D3D12, whose kernels have no 64-bit integers.
 class NormalizeIndices : public Generator<NormalizeIndices> {
 public:
     GeneratorParam<ElemType> itype{"itype", ElemType::Int32, elem_type_names()};
+    GeneratorParam<RowLoads> loads{"loads", RowLoads::Elements, row_loads_names()};
     CopyTuning tuning;
 
-    Input<Buffer<>> input{"input", 3};
+    Input<Buffer<>> input{"input"};
     Input<int32_t> extent{"extent"};
     Output<Buffer<int32_t>> output{"output", 3};
 
     void configure() {
-        input.set_type(halide_type_of(itype));
+        const bool words = loads == RowLoads::Words;
+        _halide_user_assert(loads != RowLoads::ColumnWords && (!words || halide_type_of(itype).bits() == 64))
+            << "normalize_indices: loads=words reads 64-bit indices";
+        input.set_type(words ? UInt(32) : halide_type_of(itype));
+        input.set_dimensions(words ? 4 : 3);
     }
 
     void generate() {
         const Type t = halide_type_of(itype);
         Var x("x"), y("y"), z("z");
-        const Expr v = input(x, y, z);
         Expr index;
-        // 32-bit indices in 32-bit arithmetic (D3D12 has no 64-bit integers): v + extent
-        // for v < 0 and the clamps cannot overflow.
-        if (t.bits() <= 32 && t.is_int()) {
-            const Expr s = cast<int32_t>(v);
-            index = clamp(select(s < 0, s + extent, s), 0, extent - 1);
+        if (loads == RowLoads::Words) {
+            index = from_words(t, input(0, x, y, z), input(1, x, y, z));
+        } else if (t.bits() <= 32 && t.is_int()) {
+            // 32-bit indices in 32-bit arithmetic (D3D12 has no 64-bit integers): v + extent
+            // for v < 0 and the clamps cannot overflow.
+            index = from_int32(cast<int32_t>(input(x, y, z)));
         } else if (t.bits() <= 32) {
-            index = cast<int32_t>(min(cast<uint32_t>(v), cast<uint32_t>(extent - 1)));
+            index = cast<int32_t>(min(cast<uint32_t>(input(x, y, z)), cast<uint32_t>(extent - 1)));
         } else if (t.is_int()) {
-            const Expr wide = cast<int64_t>(v);
+            const Expr wide = cast<int64_t>(input(x, y, z));
             index = clamp(select(wide < 0, wide + extent, wide), cast<int64_t>(0), cast<int64_t>(extent - 1));
         } else {
-            index = min(cast<uint64_t>(v), cast<uint64_t>(extent - 1));
+            index = min(cast<uint64_t>(input(x, y, z)), cast<uint64_t>(extent - 1));
         }
         output(x, y, z) = cast<int32_t>(index);
         allow_any_strides(input);
         allow_any_strides(output);
-        CopyStages stages{output, x, y, z, input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
-                          output.dim(0).extent(), output.dim(2).extent()};
+        Expr dense_x = input.dim(0).stride() == 1;
+        if (loads == RowLoads::Words) {
+            input.dim(0).set_bounds(0, 2).set_stride(1);
+            dense_x = input.dim(1).stride() == 2;
+        }
+        CopyStages stages{output, x, y, z, dense_x && output.dim(0).stride() == 1, output.dim(0).extent(),
+                          output.dim(2).extent()};
         schedule_copy(stages, tuning, get_target());
+    }
+
+private:
+    Expr from_int32(const Expr &s) const {
+        return clamp(select(s < 0, s + extent, s), 0, extent - 1);
+    }
+
+    // A 64-bit index from its words, in 32-bit arithmetic: values that fit
+    // int32 as above; others lie beyond either end of any axis.
+    Expr from_words(const Type &t, const Expr &low, const Expr &high) const {
+        if (!t.is_int()) return select(high != 0, extent - 1, cast<int32_t>(min(low, cast<uint32_t>(extent - 1))));
+        const Expr low_signed = cast<int32_t>(low), high_signed = cast<int32_t>(high);
+        const Expr fits = select(low_signed < 0, high_signed == -1, high_signed == 0);
+        return select(fits, from_int32(low_signed), select(high_signed < 0, 0, extent - 1));
     }
 };
 

@@ -15,6 +15,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace hdml {
@@ -44,10 +45,25 @@ const OperatorEntry *find_operator(int32_t type) {
     return nullptr;
 }
 
-// A created device takes its platform's dispatch thresholds; if they cannot
-// be read, it is released and the error returned.
+// Whether HDML_64BIT_MOVES asks every device for D3D12's 64-bit moves (tests run them on CPUs and CUDA).
+bool word_pairs_requested() {
+    static const bool requested = [] {
+        const char *value = std::getenv("HDML_64BIT_MOVES");
+        if (!value || !*value) return false;
+        if (std::strcmp(value, "word_pairs") == 0) return true;
+        if (std::strcmp(value, "elements") != 0) {
+            std::fprintf(stderr, "hdml: ignoring HDML_64BIT_MOVES=%s (expected word_pairs or elements)\n", value);
+        }
+        return false;
+    }();
+    return requested;
+}
+
+// A created device takes its 64-bit moves and its platform's dispatch
+// thresholds; if they cannot be read, it is released and the error returned.
 HRESULT with_thresholds(HRESULT created, hdml_device **device) {
     if (FAILED(created)) return created;
+    (*device)->moves_64bit_in_words = on_d3d12(**device) || word_pairs_requested();
     const HRESULT hr = load_thresholds(kernel_platform(**device), &(*device)->thresholds);
     if (FAILED(hr)) {
         hdmlReleaseDevice(*device);

@@ -24,6 +24,10 @@ struct hdml_device {
     // D3D12: the ID3D12Device, the queue executions are submitted to, and what
     // hdml keeps beside them (pipelines, fence, recycled command lists).
     hdml::d3d12::Context *d3d12 = nullptr;
+    // GATHER, SPLIT and JOIN move 64-bit elements as pairs of 32-bit words and
+    // read 64-bit indices so: on D3D12 (HLSL 5.1 has no 64-bit types) and, for
+    // tests of that path, on any device created under HDML_64BIT_MOVES=word_pairs.
+    bool moves_64bit_in_words = false;
     // What chooses between kernel variants on this device (built-in values
     // and the HDML_DISPATCH_<PLATFORM> overlay, read at creation).
     hdml::DispatchThresholds thresholds;

@@ -32,11 +32,16 @@ struct ArgCase {
     }
 };
 
+// The output's bits in index order; none where the device refuses the input type.
 std::vector<uint64_t> run(ArgCase &c) {
     c.bind();
     Runner runner;
     const HRESULT hr = runner.create(c.type, &c.desc);
     INFO(hdmlGetLastErrorMessage());
+    if (!computes_on_test_device(c.in.type)) {
+        CHECK(hr == DXGI_ERROR_UNSUPPORTED);
+        return {};
+    }
     REQUIRE(hr == S_OK);
     REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
     std::vector<uint64_t> result;
@@ -82,6 +87,7 @@ void check_along_axis(DML_OPERATOR_TYPE type, DML_AXIS_DIRECTION direction, Test
     out_sizes[axis] = 1;
     c.out = TestTensor(U32, out_sizes);
     const auto result = run(c);
+    if (!computes_on_test_device(c.in.type)) return;
     size_t n = 0;
     c.out.for_each_index([&](const std::vector<uint32_t> &i) {
         const RefValue ref =
@@ -156,6 +162,7 @@ TEST_CASE("ARGMAX/ARGMIN randomised against the reference", "[argmax][random]") 
                     c.out = TestTensor(kIndexTypes[rng() % 4], out_sizes, random_strides(out_sizes, rng, false));
                     c.direction = rng() % 2 ? DML_AXIS_DIRECTION_DECREASING : DML_AXIS_DIRECTION_INCREASING;
                     const auto result = run(c);
+                    if (!computes_on_test_device(in_type)) continue;
                     size_t n = 0;
                     c.out.for_each_index([&](const std::vector<uint32_t> &i) {
                         const RefValue ref = reference_reduce(

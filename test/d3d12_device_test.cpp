@@ -1,6 +1,7 @@
 // The D3D12 device of Windows builds: creation (on a DXGI adapter, on the
-// caller's device and queue), the checks on bound ID3D12Resources, 64-bit types
-// reported unsupported at create time, and an operator run end to end. Under
+// caller's device and queue), the checks on bound ID3D12Resources, arithmetic
+// on 64-bit types reported unsupported at create time, and operators run end to
+// end (REDUCE; GATHER of 64-bit data and indices, moved as 32-bit words). Under
 // wine with Mesa's software Vulkan driver (tools/test.sh) the device exists but
 // wine's D3DCompile cannot compile hdml's HLSL: there the run must fail with
 // the compiler's message (never crash); where the compiler works it must match
@@ -91,7 +92,7 @@ TEST_CASE("hdmlCreateDeviceFromD3D12 checks its arguments") {
     }
 }
 
-TEST_CASE("D3D12: 64-bit types are unsupported at create time") {
+TEST_CASE("D3D12: arithmetic on 64-bit types is unsupported at create time") {
     D3d12Device d3d12;
     if (!d3d12.device) return;
     ReduceSum sum(DML_TENSOR_DATA_TYPE_INT64, 4, 16);
@@ -180,4 +181,50 @@ TEST_CASE("D3D12: an operator runs as on the CPU, or fails with the shader compi
         d3d12.host->release(out);
         hdmlReleaseOperator(op);
     }
+}
+
+// GATHER of float64 by int64 indices: the 64-bit data as pairs of 32-bit words
+// (the uint32 gather kernel) and the indices read as (low, high) words.
+TEST_CASE("D3D12: 64-bit GATHER moves pairs of 32-bit words, as on the CPU, or fails with the compiler's message") {
+    D3d12Device d3d12;
+    if (!d3d12.device) return;
+    std::string why;
+    const bool compiles = d3d12.host->compiles_kernels(&why);
+    TestTensor in(DML_TENSOR_DATA_TYPE_FLOAT64, {3, 5, 2}), idx(DML_TENSOR_DATA_TYPE_INT64, {1, 1, 6});
+    TestTensor out(DML_TENSOR_DATA_TYPE_FLOAT64, {3, 6, 2});
+    for (uint64_t k = 0; k < in.count(); ++k) in.set_float(k, 0.5 * (double)k - 3);
+    const int64_t indices[] = {0, 4, -1, -5, int64_t(1) << 32, -(int64_t(1) << 32)};
+    for (uint64_t k = 0; k < idx.count(); ++k) idx.set_bits(k, (uint64_t)indices[k]);
+    const DML_GATHER_OPERATOR_DESC desc{&in.desc, &idx.desc, &out.desc, 1, 1};
+    Runner cpu;
+    REQUIRE(cpu.create(DML_OPERATOR_GATHER, &desc) == S_OK);
+    TestTensor expected = out;
+    REQUIRE(cpu.execute({in.binding(), idx.binding()}, {expected.binding()}) == S_OK);
+
+    hdml_operator *op = nullptr;
+    const DML_OPERATOR_DESC op_desc{DML_OPERATOR_GATHER, &desc};
+    REQUIRE(hdmlCreateOperator(d3d12.device, &op_desc, &op) == S_OK);
+    CHECK(std::string(hdmlGetOperatorKernels(op)) ==
+          "hdml_normalize_indices_int64_words_d3d12 hdml_gather_uint32_d3d12");
+    ID3D12Resource *in_buffer = d3d12.host->upload(in.storage.data(), in.storage.size());
+    ID3D12Resource *idx_buffer = d3d12.host->upload(idx.storage.data(), idx.storage.size());
+    ID3D12Resource *out_buffer = d3d12.host->upload(out.storage.data(), out.storage.size());
+    const HDML_BUFFER_BINDING inputs[] = {{in_buffer, 0, in.storage.size()}, {idx_buffer, 0, idx.storage.size()}};
+    const HDML_BUFFER_BINDING output{out_buffer, 0, out.storage.size()};
+    const HRESULT hr = hdmlExecute(op, 2, inputs, 1, &output);
+    d3d12.host->synchronize();
+    if (compiles) {
+        REQUIRE(hr == S_OK);
+        d3d12.host->download(out.storage.data(), out_buffer, out.storage.size());
+        CHECK(out.storage == expected.storage);
+    } else {
+        CHECK(FAILED(hr));
+        CHECK(says("D3D12: D3DCompile (cs_5_1) of entry point"));
+        WARN("float64 GATHER by int64 indices on D3D12: " << hdmlGetLastErrorMessage() << " (the system's compiler: "
+                                                          << why << ")");
+    }
+    d3d12.host->release(in_buffer);
+    d3d12.host->release(idx_buffer);
+    d3d12.host->release(out_buffer);
+    hdmlReleaseOperator(op);
 }

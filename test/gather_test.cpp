@@ -242,6 +242,47 @@ TEST_CASE("GATHER of 8- and 16-bit rows on and off 32-bit word boundaries", "[ga
     }
 }
 
+// 64-bit data moves with the uint64 gather kernel, or as pairs of 32-bit words
+// with the uint32 one on devices that take them so (D3D12; the `.word_pairs`
+// variants), where GPUs also read 64-bit indices as (low, high) words: values
+// on each side of the 32-bit boundaries must clamp or count from the end as
+// the whole 64-bit value does.
+TEST_CASE("GATHER of 64-bit data by 64-bit indices: whole, or as pairs of 32-bit words", "[gather][word_pairs]") {
+    std::mt19937 rng(test_seed());
+    const bool pairs = test_moves_64bit_in_words();
+    const int64_t two31 = int64_t(1) << 31, two32 = int64_t(1) << 32;
+    const std::vector<int64_t> values = {0,         6,         7,         -1,         -7,         -8,
+                                         two31 - 1, two31,     two32 - 1, two32,      two32 + 1,  -two31,
+                                         -two31 - 1, -two32,   -two32 + 1, INT64_MIN, INT64_MAX, 3};
+    for (DML_TENSOR_DATA_TYPE idx_type : {I64, U64}) {
+        for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT64}) {
+            GatherCase c;
+            c.axis = 1;
+            c.in = TestTensor(type, {5, 7, 3}, random_strides({5, 7, 3}, rng, false));
+            c.in.for_each_index([&](const std::vector<uint32_t> &i) {
+                c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
+            });
+            c.idx = TestTensor(idx_type, {1, 1, (uint32_t)values.size()});
+            for (size_t k = 0; k < values.size(); ++k) c.idx.set_bits(k, (uint64_t)values[k]);
+            c.out = TestTensor(type, {5, (uint32_t)values.size(), 3});
+            c.bind();
+            Runner runner;
+            REQUIRE(runner.create(DML_OPERATOR_GATHER, &c.desc) == S_OK);
+            const std::string kernels = hdmlGetOperatorKernels(runner.op);
+            INFO("kernels " << kernels);
+            CHECK(kernels.find(pairs ? "hdml_gather_uint32_" : "hdml_gather_uint64_") != std::string::npos);
+            if (test_on_gpu()) {
+                const std::string normalize = std::string("hdml_normalize_indices_") +
+                                              (idx_type == I64 ? "int64_" : "uint64_") + (pairs ? "words_" : "");
+                CHECK(kernels.find(normalize) == 0);
+            }
+            REQUIRE(runner.execute({c.in.binding(), c.idx.binding()}, {c.out.binding()}) == S_OK);
+            check_gather(c, std::string(short_name(type)) + " by " + short_name(idx_type) +
+                                (pairs ? " in word pairs" : " whole") + " (seed " + std::to_string(test_seed()) + ")");
+        }
+    }
+}
+
 TEST_CASE("GATHER validation rules", "[gather][validation]") {
     Runner runner;
     auto expect = [&](GatherCase &c, const std::string &fragment) {

@@ -225,6 +225,41 @@ TEST_CASE("SPLIT then JOIN randomised against the reference: ranks 1-8, every da
     }
 }
 
+// 64-bit elements move with the uint64 copy kernel, or as pairs of 32-bit
+// words with the uint32 one on devices that take them so (D3D12; the
+// `.word_pairs` variants): the kernel reported, then a round trip through it.
+TEST_CASE("SPLIT then JOIN of 64-bit elements: whole, or as pairs of 32-bit words", "[split][join][word_pairs]") {
+    std::mt19937 rng(test_seed());
+    const bool pairs = test_moves_64bit_in_words();
+    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_INT64,
+                                      DML_TENSOR_DATA_TYPE_UINT64}) {
+        for (uint32_t axis : {0u, 2u}) {
+            const std::vector<uint32_t> sizes = {5, 3, 7};
+            const std::vector<uint32_t> lengths = {axis == 0 ? 2u : 4u, 3u};
+            TestTensor whole(type, sizes, random_strides(sizes, rng, false));
+            std::vector<TestTensor> pieces;
+            for (uint32_t length : lengths) {
+                std::vector<uint32_t> piece_sizes = sizes;
+                piece_sizes[axis] = length;
+                pieces.emplace_back(type, piece_sizes);
+            }
+            auto d = descs(pieces);
+            DML_SPLIT_OPERATOR_DESC split{&whole.desc, 2, d.data(), axis};
+            Runner runner;
+            REQUIRE(runner.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+            const std::string kernels = hdmlGetOperatorKernels(runner.op);
+            INFO(short_name(type) << " axis " << axis << ": kernels " << kernels);
+            CHECK(kernels.find(pairs ? "hdml_copy_uint32_" : "hdml_copy_uint64_") == 0);
+            CHECK(kernels.find(' ') == std::string::npos);  // that kernel only
+            const std::string label = std::string(short_name(type)) + " axis " + std::to_string(axis) +
+                                      (pairs ? " in word pairs" : " whole") + " (seed " + std::to_string(test_seed()) +
+                                      ")";
+            auto strides_of = [&](const std::vector<uint32_t> &s) { return random_strides(s, rng, false); };
+            check_round_trip(whole, axis, lengths, strides_of, rng, label);
+        }
+    }
+}
+
 // Dense rows, the copy plans' main path (dims fused into long rows, a long
 // contiguous run cut into rows for the kernel): pieces on and just off 16-byte
 // boundaries, padded rows, whole-row pieces and runs of 2^13 vectors.

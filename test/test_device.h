@@ -23,4 +23,12 @@ inline bool test_on_gpu() {
     return test_on_cuda() || test_on_d3d12();
 }
 
+// Whether the suite's device moves 64-bit elements (GATHER, SPLIT, JOIN) as
+// pairs of 32-bit words: D3D12 does; any device created under
+// HDML_64BIT_MOVES=word_pairs (the `.word_pairs` ctest variants) does too.
+inline bool test_moves_64bit_in_words() {
+    const char *moves = std::getenv("HDML_64BIT_MOVES");
+    return test_on_d3d12() || (moves && std::strcmp(moves, "word_pairs") == 0);
+}
+
 }  // namespace hdml_test

@@ -205,6 +205,14 @@ inline uint32_t test_seed() {
     return seed;
 }
 
+// Whether the suite's device computes on `type` (not only moves it): D3D12
+// has no 64-bit arithmetic, so REDUCE, ARGMAX/ARGMIN and the cumulative ops of
+// 64-bit types must fail to create there with DXGI_ERROR_UNSUPPORTED, which
+// the suites check in place of a run.
+inline bool computes_on_test_device(DML_TENSOR_DATA_TYPE type) {
+    return !(test_on_d3d12() && bytes_of(type) == 8);
+}
+
 // A device + operator pair that releases itself. Under HDML_TEST_DEVICE=cuda
 // (or d3d12) the device is a CUDA (D3D12) one and execute() runs on mirrored
 // device memory.

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Runs hdml's GPU checks on a machine with an NVIDIA GPU and no build tools:
-# the CUDA test suites, the models/ through hdml-dispatch -d cuda, then the GPU
-# benchmark against PyTorch. The binaries
-# come from an x86-64 build made elsewhere, gathered by `tools/gpu-check.sh
-# --pack <build> <dir>` (test executables, libhdml.so.0 and the build machine's
-# libstdc++, since the GPU machine's may be older).
+# the CUDA test suites (gather's and split/join's also with 64-bit data in
+# word pairs), the models/ through hdml-dispatch -d cuda, then the GPU
+# benchmark against PyTorch. The binaries come from an x86-64 build made
+# elsewhere, gathered by `tools/gpu-check.sh --pack <build> <dir>` (test
+# executables, libhdml.so.0 and the build machine's libstdc++, since the GPU
+# machine's may be older).
 #
 #   tools/gpu-check.sh --pack build .device-bin          # on the build machine
 #   tools/gpu-check.sh .device-bin out [--no-bench]      # on the GPU machine
 set -euo pipefail
 suites=(reduce_test arg_reduce_test gather_test split_join_test cumulative_test special_values_test kernel_choice_test)
+# Suites run again with 64-bit data moved as pairs of 32-bit words (test/CMakeLists.txt).
+word_pair_suites=(gather_test split_join_test)
 # CPU-device suites worth a run on the GPU machine's many cores.
 cpu_suites=(hardening_test concurrency_test thread_pool_test)
 
@@ -35,6 +38,15 @@ for s in "${suites[@]}"; do
     else
         status=1
         tail -n 40 "$out/$s.cuda.log"
+    fi
+done
+for s in "${word_pair_suites[@]}"; do
+    echo "== $s.cuda.word_pairs (64-bit data and indices as D3D12 moves them)"
+    if HDML_TEST_DEVICE=cuda HDML_64BIT_MOVES=word_pairs "$bin/$s" > "$out/$s.cuda.word_pairs.log" 2>&1; then
+        tail -n 2 "$out/$s.cuda.word_pairs.log"
+    else
+        status=1
+        tail -n 40 "$out/$s.cuda.word_pairs.log"
     fi
 done
 for s in "${cpu_suites[@]}"; do

@@ -42,6 +42,9 @@
  * Environment: HDML_VERBOSE=1 logs, per operator created, the kernel chosen and
  * why. HDML_CPU_ISA=baseline|sse41|avx2 caps the x86 instruction set the
  * kernels may use (read once, when the first device is created).
+ * HDML_64BIT_MOVES=word_pairs makes every device created after it is read (once)
+ * move GATHER/SPLIT/JOIN's 64-bit data, and read GATHER's 64-bit indices, as
+ * pairs of 32-bit words, as D3D12 devices always do (a test of that path).
  */
 #ifndef HDML_HDML_H
 #define HDML_HDML_H

@@ -4,6 +4,8 @@
 // from the end for signed types; out-of-range ones clamp to the nearest valid
 // index), so reads never leave the input: on the host for CPU devices, by the
 // normalize_indices kernel into device scratch for GPU devices (DeviceScratch).
+// Devices that move 64-bit elements as pairs of 32-bit words (D3D12) gather
+// and read 64-bit indices so.
 #include "runtime/checked.h"
 #include "runtime/device_scratch.h"
 #include "runtime/error.h"
@@ -36,15 +38,19 @@ private:
 
     uint32_t axis_ = 0, index_dims_ = 0;
     uint64_t index_count_ = 1;  // elements of the normalised indices
+    uint32_t unit_ = 0;         // bytes of kernel_'s elements: the data's, or a word of a 64-bit element's pair
     GatherShape shape_;
     const KernelEntry *kernel_ = nullptr;
     // 8- and 16-bit rows of whole words: gathered as 32-bit words
     // (widen_elements) when input and output are word-aligned.
     std::optional<GatherShape> word_shape_;
     const KernelEntry *word_kernel_ = nullptr;
-    // GPUs: the indices' dims (last index_dims of the tensor) onto the packed int32 buffer.
+    // GPUs: the indices' dims (last index_dims of the tensor) onto the packed
+    // int32 buffer; input strides in 32-bit words where 64-bit indices are read
+    // as (low, high) pairs of them (index_words_).
     CopyShape normalize_shape_;
     const KernelEntry *normalize_kernel_ = nullptr;
+    bool index_words_ = false;
 };
 
 HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &out, uint32_t axis,
@@ -107,8 +113,9 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
         }
         dims.push_back(g);
     }
-    shape_ = plan_gather(dims);
     const uint32_t esize = element_size(in.type);
+    unit_ = esize == 8 && device.moves_64bit_in_words ? kWordBytes : esize;
+    shape_ = plan_gather(unit_ < esize ? split_elements(dims, esize / unit_) : dims);
     std::vector<Dim> words;
     if (esize < kWordBytes && in.strides[axis] % (kWordBytes / esize) == 0 &&
         widen_elements(dims, kWordBytes / esize, &words)) {
@@ -117,13 +124,15 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
         if (wide.x.extent > 1 && wide.x.out_stride == 1) word_shape_ = wide;
     }
 
-    if (in.sizes[axis] > kMaxKernelExtent || in.strides[axis] > kMaxKernelExtent) {
-        return invalid_arg(format("DML_OPERATOR_GATHER: tensor 'InputTensor' has Sizes[%u] = %u with stride %u; hdml's "
-                                  "gather kernels take at most 2^31-1 for both.",
-                                  axis, in.sizes[axis], in.strides[axis]));
+    const uint64_t axis_stride_in_units = (uint64_t)in.strides[axis] * (esize / unit_);
+    if (in.sizes[axis] > kMaxKernelExtent || axis_stride_in_units > kMaxKernelExtent) {
+        return invalid_arg(format("DML_OPERATOR_GATHER: tensor 'InputTensor' has Sizes[%u] = %u with stride %u%s; "
+                                  "hdml's gather kernels take at most 2^31-1 for both.",
+                                  axis, in.sizes[axis], in.strides[axis],
+                                  unit_ < esize ? " (twice that in the 32-bit words this device moves)" : ""));
     }
     const char *op = "DML_OPERATOR_GATHER";
-    HDML_RETURN_IF_FAILED(require_kernel(device, Family::gather, KernelParams{}.with(uint_dtype(esize)), op, &kernel_));
+    HDML_RETURN_IF_FAILED(require_kernel(device, Family::gather, KernelParams{}.with(uint_dtype(unit_)), op, &kernel_));
     kernel_names = kernel_->name;
     if (word_shape_) {
         HDML_RETURN_IF_FAILED(
@@ -131,21 +140,26 @@ HRESULT GatherOperator::init(const Tensor &in, const Tensor &idx, const Tensor &
         kernel_names += std::string(" ") + word_kernel_->name;
     }
     if (on_gpu(device)) {
+        index_words_ = element_size(idx.type) == 8 && device.moves_64bit_in_words;
         std::vector<Dim> idx_dims;
         for (uint32_t d = n - index_dims; d < n; ++d) {
             Dim k;
             k.extent = idx.sizes[d];
-            k.in_stride = idx.strides[d];
+            k.in_stride = must_mul<int64_t>(idx.strides[d], index_words_ ? 2 : 1);
             k.out_stride = packed_idx[d];
             idx_dims.push_back(k);
         }
         normalize_shape_ = plan_copy(idx_dims);
-        HDML_RETURN_IF_FAILED(require_kernel(device, Family::normalize_indices,
-                                             KernelParams{}.with(kernel_itype(idx.type)), op, &normalize_kernel_));
+        KernelParams normalize = KernelParams{}.with(kernel_itype(idx.type));
+        if (index_words_) normalize = normalize.with(param::loads::words);
+        HDML_RETURN_IF_FAILED(require_kernel(device, Family::normalize_indices, normalize, op, &normalize_kernel_));
         kernel_names = std::string(normalize_kernel_->name) + " " + kernel_names;
     }
     log_verbose(format("%s: kernel %s; %s, axis{%u x %u}%s", op, kernel_names.c_str(), shape_.describe().c_str(),
-                       in.sizes[axis], in.strides[axis], word_shape_ ? "; in 32-bit words where aligned" : ""));
+                       in.sizes[axis], in.strides[axis],
+                       word_shape_     ? "; in 32-bit words where aligned"
+                       : unit_ < esize ? "; 64-bit elements as pairs of 32-bit words"
+                                       : ""));
     return S_OK;
 }
 
@@ -181,11 +195,29 @@ void GatherOperator::normalize_indices_on_host(const void *raw, std::vector<int3
 HRESULT GatherOperator::normalize_indices_on_device(const void *raw, int32_t *out) const {
     const int32_t extent = (int32_t)inputs[0].sizes[axis_];
     const CopyShape &s = normalize_shape_;
-    return run_xyz(device, s.x, s.y, s.z, s.loops, raw, halide_type_of_dml(inputs[1].type), out,
-                   halide_type_t(halide_type_int, 32), normalize_kernel_->name,
-                   [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *normalized) {
-                       return kernel_fn<normalize_indices_fn>(normalize_kernel_)(call, in, extent, normalized);
-                   });
+    const auto normalize = kernel_fn<normalize_indices_fn>(normalize_kernel_);
+    const halide_type_t int32(halide_type_int, 32);
+    if (!index_words_) {
+        auto launch = [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *normalized) {
+            return normalize(call, in, extent, normalized);
+        };
+        return run_xyz(device, s.x, s.y, s.z, s.loops, raw, halide_type_of_dml(inputs[1].type), out, int32,
+                       normalize_kernel_->name, launch);
+    }
+    // (low, high) words: the input's dim 0 is the pair, then x, y, z (strides in words).
+    return for_each_offset(s.loops, [&](const Offsets &at) {
+        KernelBuffer<4> in_buf(static_cast<uint8_t *>(const_cast<void *>(raw)) + must_mul<int64_t>(at.in, kWordBytes),
+                               halide_type_t(halide_type_uint, 32), device);
+        KernelBuffer<3> out_buf(out + at.out, int32, device);
+        in_buf.set_dim(0, 2, 1);
+        const Dim *dims[3] = {&s.x, &s.y, &s.z};
+        for (int d = 0; d < 3; ++d) {
+            in_buf.set_dim(d + 1, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
+            out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
+        }
+        KernelCall call(device);
+        return check_kernel(normalize(&call, &in_buf.buf, extent, &out_buf.buf), call, normalize_kernel_->name);
+    });
 }
 
 HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
@@ -204,8 +236,11 @@ HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
     const bool in_words = word_shape_ && aligned_to(kWordBytes, in_ptrs[0], out_ptrs[0]);
     const GatherShape &s = in_words ? *word_shape_ : shape_;
     const KernelEntry *kernel = in_words ? word_kernel_ : kernel_;
-    const int64_t esize = in_words ? kWordBytes : element_size(in.type);
-    const int32_t axis_stride = (int32_t)(in.strides[axis_] / (esize / element_size(in.type)));
+    const int64_t esize = in_words ? kWordBytes : unit_;  // bytes of the kernel's elements
+    const int64_t data_size = element_size(in.type);
+    // The gathered axis' stride in the kernel's elements (init checked it fits).
+    const auto axis_stride = (int32_t)(esize >= data_size ? in.strides[axis_] / (esize / data_size)
+                                                          : in.strides[axis_] * (data_size / esize));
     const halide_type_t type(halide_type_uint, (uint8_t)(esize * 8));
     const auto *input = static_cast<const uint8_t *>(in_ptrs[0]);
     auto *output = static_cast<uint8_t *>(out_ptrs[0]);

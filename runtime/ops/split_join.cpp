@@ -1,7 +1,8 @@
 // DML_OPERATOR_SPLIT and DML_OPERATOR_JOIN: one tensor and its pieces along an
 // axis. Validation per DirectML; execution is strided copies of each piece, the
 // whole tensor's view offset along the axis (any data type: keyed by element
-// size), on CPUs a block of the whole's rows at a time.
+// size; 64-bit elements as pairs of 32-bit words where the device moves them
+// so), on CPUs a block of the whole's rows at a time.
 #include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/launch.h"
@@ -20,15 +21,20 @@ namespace hdml {
 
 namespace {
 
-// How a piece moves over some of its rows: as elements, and as 32-bit words
-// where its rows are whole words (8- and 16-bit pieces: widen_elements), taken
-// when both addresses are word-aligned.
+// How a piece moves over some of its rows: as the copy kernel's elements of
+// `unit` bytes (the tensor's elements, or their 32-bit words where the device
+// moves 64-bit ones as pairs: split_elements), and as 32-bit words where its
+// rows are whole words (8- and 16-bit pieces: widen_elements), taken when both
+// addresses are word-aligned.
 struct PieceMove {
     CopyShape elements;
     std::optional<CopyShape> words;
 };
 
-PieceMove plan_move(const std::vector<Dim> &dims, uint32_t esize, const DispatchThresholds &thresholds) {
+PieceMove plan_move(const std::vector<Dim> &dims, uint32_t esize, uint32_t unit, const DispatchThresholds &thresholds) {
+    if (unit < esize) {
+        return {plan_copy(split_elements(dims, esize / unit), copy_run_row(thresholds, unit)), std::nullopt};
+    }
     PieceMove move{plan_copy(dims, copy_run_row(thresholds, esize)), std::nullopt};
     std::vector<Dim> words;
     if (esize < kWordBytes && widen_elements(dims, kWordBytes / esize, &words)) {
@@ -74,16 +80,19 @@ public:
             outputs = {whole};
         }
         esize_ = element_size(whole.type);
+        unit_ = esize_ == 8 && device.moves_64bit_in_words ? kWordBytes : esize_;
         HDML_RETURN_IF_FAILED(
-            require_kernel(device, Family::copy, KernelParams{}.with(uint_dtype(esize_)), name, &kernel_));
+            require_kernel(device, Family::copy, KernelParams{}.with(uint_dtype(unit_)), name, &kernel_));
         kernel_names = kernel_->name;
         uint64_t offset = 0;
         for (size_t k = 0; k < pieces.size(); ++k) {
-            moves_.push_back(plan_move(piece_dims(whole, pieces[k]), esize_, device.thresholds));
+            moves_.push_back(plan_move(piece_dims(whole, pieces[k]), esize_, unit_, device.thresholds));
             whole_offsets_.push_back(must_mul<int64_t>(offset, whole.strides[axis]));
             log_verbose(format("%s: piece %zu: kernel %s; %s%s", name, k, kernel_->name,
                                moves_.back().elements.describe().c_str(),
-                               moves_.back().words ? "; in 32-bit words where aligned" : ""));
+                               moves_.back().words ? "; in 32-bit words where aligned"
+                               : unit_ < esize_    ? "; 64-bit elements as pairs of 32-bit words"
+                                                   : ""));
             offset += pieces[k].sizes[axis];
         }
         if (!on_gpu(device)) plan_blocks(whole, pieces, axis, name);
@@ -157,9 +166,9 @@ private:
             std::vector<Dim> dims = piece_dims(whole, piece);
             blocks_.piece_steps.push_back(must_mul<int64_t>(rows, piece.strides[*dim]));
             dims[*dim].extent = rows;
-            blocks_.full.push_back(plan_move(dims, esize_, device.thresholds));
+            blocks_.full.push_back(plan_move(dims, esize_, unit_, device.thresholds));
             dims[*dim].extent = extent - (count - 1) * rows;
-            blocks_.last.push_back(plan_move(dims, esize_, device.thresholds));
+            blocks_.last.push_back(plan_move(dims, esize_, unit_, device.thresholds));
         }
         log_verbose(format("%s: the pieces move together in %lld blocks of %lld indices of dim %u", name,
                            (long long)count, (long long)rows, *dim));
@@ -185,11 +194,12 @@ private:
         if (move.words && aligned_to(kWordBytes, src, dst)) {
             return run_copy(device, word_kernel_, *move.words, src, dst, kWordBytes);
         }
-        return run_copy(device, kernel_, move.elements, src, dst, esize_);
+        return run_copy(device, kernel_, move.elements, src, dst, unit_);
     }
 
     bool split_ = true;
     uint32_t esize_ = 0;
+    uint32_t unit_ = 0;  // bytes of kernel_'s elements: esize_, or a word of a 64-bit element's pair
     const KernelEntry *kernel_ = nullptr;
     const KernelEntry *word_kernel_ = nullptr;  // for moves in words
     std::vector<PieceMove> moves_;              // each piece whole

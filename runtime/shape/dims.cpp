@@ -56,6 +56,20 @@ bool widen_elements(const std::vector<Dim> &dims, int64_t factor, std::vector<Di
     return true;
 }
 
+std::vector<Dim> split_elements(const std::vector<Dim> &dims, int64_t parts) {
+    std::vector<Dim> split = dims;
+    for (Dim &d : split) {
+        d.in_stride = must_mul(d.in_stride, parts);
+        d.out_stride = must_mul(d.out_stride, parts);
+    }
+    Dim words;
+    words.extent = parts;
+    words.in_stride = 1;
+    words.out_stride = 1;
+    split.push_back(words);
+    return canonical_dims(split);
+}
+
 void rewind_offsets(const Dim &d, Offsets *at) {
     const int64_t back = d.extent - 1;
     at->in -= must_mul(d.in_stride, back);

@@ -46,6 +46,13 @@ constexpr uint32_t kWordBytes = 4;
 // The caller checks that the bound addresses are aligned to a word.
 bool widen_elements(const std::vector<Dim> &dims, int64_t factor, std::vector<Dim> *wide);
 
+// Data movement in words `parts` to an element (64-bit elements moved as pairs
+// of 32-bit words by devices whose kernels have no 64-bit types: D3D12): the
+// canonical dims of `dims` with every element stride `parts` times larger and
+// an innermost dim of the `parts` words (stride 1 in input and output; index
+// strides count normalised indices and stay).
+std::vector<Dim> split_elements(const std::vector<Dim> &dims, int64_t parts);
+
 // Removes and returns the dim of `dims` that fits a kernel, passes `eligible`
 // and that `better` prefers over every other such dim; a unit dim if none.
 template <typename Eligible, typename Better>
