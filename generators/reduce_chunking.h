@@ -35,6 +35,12 @@ inline GpuChunking gpu_reduce_chunking(Layout layout, const Halide::Expr &i_exte
 // layout): a warp on NVIDIA GPUs; on any GPU they meet through shared memory.
 constexpr int kMergeLanes = 32;
 
+// LOG_SUM_EXP's explicit tree: a GPU block's lanes (its threads) merge in
+// parts of this many lanes at once, then one thread merges the parts. One
+// thread merging 256 lanes in a chain (~40 cycles a merge) held each block
+// past its loads.
+constexpr int kLanesPerPart = 8;
+
 // Whether the output kernel merges an output's chunk partials in kMergeLanes
 // lanes (inner rows; outer columns under ColumnMapping::WarpMerge) rather than
 // a thread per column.
@@ -50,25 +56,30 @@ inline bool merges_in_lanes(Layout layout, const ReduceMapping &m) {
 // per column.
 struct ReduceTreeShape {
     int lanes, merge_lanes;
-    Halide::Expr chunks, chunk;  // chunk: a multiple of lanes
+    Halide::Expr chunks, chunk;  // chunk: a multiple of lanes x step_group
     // Whether the chunks cover the row exactly (ColumnMapping::Whole: one
     // chunk of r_extent), so no element index runs past it.
     bool exact = false;
 };
 
+// step_group: a lane's steps taken that many at a time (LOG_SUM_EXP's groups
+// on CUDA), so a chunk holds whole groups of every lane.
 inline ReduceTreeShape reduce_tree_shape(Layout layout, const Halide::Expr &i_extent, const Halide::Expr &r_extent,
-                                         const Halide::Expr &o_extent, const ReduceMapping &m, const ReduceTuning &p) {
+                                         const Halide::Expr &o_extent, const ReduceMapping &m, const ReduceTuning &p,
+                                         int step_group = 1) {
     const bool inner = layout == Layout::Inner;
     const int chains = run_chains(p);
     if (inner && m.rows == RowMapping::Lanes) {
         const int lanes = p.gpu_row_lanes;
         _halide_user_assert(lanes >= 2) << "LOG_SUM_EXP's lanes kernel needs gpu_row_lanes >= 2";
-        return {lanes, 1, Halide::Expr(1), (r_extent + lanes - 1) / lanes * lanes};
+        const int per_group = lanes * step_group;
+        return {lanes, 1, Halide::Expr(1), (r_extent + per_group - 1) / per_group * per_group};
     }
     if (!inner && m.columns == ColumnMapping::Whole) return {1, 1, Halide::Expr(1), r_extent, true};
     const int lanes = inner ? (int)p.gpu_threads : chains;
+    const int per_group = lanes * step_group;
     const GpuChunking chunking = gpu_reduce_chunking(layout, i_extent, r_extent, o_extent, p);
-    const Halide::Expr chunk = (chunking.chunk + lanes - 1) / lanes * lanes;
+    const Halide::Expr chunk = (chunking.chunk + per_group - 1) / per_group * per_group;
     return {lanes, merges_in_lanes(layout, m) ? kMergeLanes : 1, (r_extent + chunk - 1) / chunk, chunk};
 }
 

@@ -518,8 +518,10 @@ public:
         const Conversions convert(get_target(), get_externs_map());
         Var i("i"), o("o"), lane("lane"), c("c"), stream_lane("stream_lane");
         const Expr extent = input.dim(1).extent();
+        const bool nan_passes_through = get_target().has_feature(Target::CUDA);
+        const int group = nan_passes_through ? std::max(1, (int)tuning.gpu_exp_group) : 1;
         const ReduceTreeShape shape =
-            reduce_tree_shape(layout, input.dim(0).extent(), extent, input.dim(2).extent(), mapping, tuning);
+            reduce_tree_shape(layout, input.dim(0).extent(), extent, input.dim(2).extent(), mapping, tuning, group);
         const Tuple empty(reinterpret(acc_t, Expr((int32_t)0xFF800000)), cast(acc_t, 0));  // (-inf, 0): the bits of -inf
         // The merge of (m1, s1) and (m2, s2): the larger maximum stays, the
         // other sum is scaled by exp(smaller - larger). Equal maxima (±inf
@@ -540,19 +542,42 @@ public:
         // returns NaN for NaN), so the sum carries it without the per-element
         // selects: 5 of ~28 instructions an element in this loop, which is
         // compute-bound on the H200.
-        RDom steps(0, shape.chunk / shape.lanes, "steps");
-        const Expr at = c * shape.chunk + steps * shape.lanes + (shape.lanes > 1 ? Expr(lane) : Expr(0));
+        //
+        // CUDA takes `group` steps at a time (gpu_exp_group): their elements
+        // (-inf past the row) become one pair (g, the sum of exp(x - g)) over
+        // their maximum g, merged once: a max, an exp and an add an element.
+        // Where g is not finite the sum is of exp(x) itself (log_sum_exp_shift):
+        // 0 for all -inf, +inf (or NaN) with a +inf, as the result wants.
+        const Expr lane_at = shape.lanes > 1 ? Expr(lane) : Expr(0);
+        const Expr lane_steps = shape.chunk / shape.lanes;
+        RDom steps(0, group == 1 ? lane_steps : (lane_steps + group - 1) / group, "steps");
+        const Expr at = c * shape.chunk + steps * shape.lanes + lane_at;
         const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
         const Type t = halide_type_of(dtype);
-        const bool nan_passes_through = get_target().has_feature(Target::CUDA);
         std::vector<Tuple> elements;
-        for (const Expr &e : step_elements(input, mapping, t, i, shape.exact ? at : min(at, extent - 1), o)) {
-            const Expr x = convert.widen(e, acc_t);
-            if (nan_passes_through) {
-                elements.emplace_back(x, cast(acc_t, 1));
-            } else {
-                elements.emplace_back(select(is_nan_value(x), empty[0], x),
-                                      select(is_nan_value(x), nan, cast(acc_t, 1)));
+        if (group > 1) {
+            std::vector<Expr> xs;
+            for (int k = 0; k < group; ++k) {
+                const Expr at_k = c * shape.chunk + (steps * group + k) * shape.lanes + lane_at;
+                for (const Expr &e : step_elements(input, mapping, t, i, min(at_k, extent - 1), o)) {
+                    xs.push_back(select(at_k < extent, convert.widen(e, acc_t), empty[0]));
+                }
+            }
+            Expr peak = xs[0];
+            for (size_t k = 1; k < xs.size(); ++k) peak = max(peak, xs[k]);
+            const Expr shift = log_sum_exp_shift(peak);
+            Expr sum = exp_for(get_target(), xs[0] - shift);
+            for (size_t k = 1; k < xs.size(); ++k) sum += exp_for(get_target(), xs[k] - shift);
+            elements.emplace_back(peak, sum);
+        } else {
+            for (const Expr &e : step_elements(input, mapping, t, i, shape.exact ? at : min(at, extent - 1), o)) {
+                const Expr x = convert.widen(e, acc_t);
+                if (nan_passes_through) {
+                    elements.emplace_back(x, cast(acc_t, 1));
+                } else {
+                    elements.emplace_back(select(is_nan_value(x), empty[0], x),
+                                          select(is_nan_value(x), nan, cast(acc_t, 1)));
+                }
             }
         }
         // The step's elements merged into `acc` where `cond` holds, `acc` elsewhere.
@@ -562,15 +587,24 @@ public:
             return Tuple(select(cond, merged[0], acc[0]), select(cond, merged[1], acc[1]));
         };
         auto accumulate = [&](Func f, const std::vector<Expr> &at_args) {
-            f(at_args) = merge_where(at < extent, f(at_args), elements);
+            f(at_args) = group > 1 ? merge(f(at_args), elements[0]) : merge_where(at < extent, f(at_args), elements);
         };
-        Func lane_acc("lane_acc"), chunk_acc("chunk_acc"), row_acc("row_acc");
+        Func lane_acc("lane_acc"), part_acc("part_acc"), chunk_acc("chunk_acc"), row_acc("row_acc");
+        Var part("part");
         RDom lanes(0, shape.lanes, "lanes");
+        RDom part_lanes(0, kLanesPerPart, "part_lanes"), parts(0, shape.lanes / kLanesPerPart, "parts");
         chunk_acc(i, c, o) = empty;
         if (shape.lanes > 1) {
             lane_acc(i, lane, c, o) = empty;
             accumulate(lane_acc, {i, lane, c, o});
-            chunk_acc(i, c, o) = merge(chunk_acc(i, c, o), lane_acc(i, lanes, c, o));
+            if (shape.lanes > kMergeLanes && shape.lanes % kLanesPerPart == 0) {  // a block's threads: in parts
+                part_acc(i, part, c, o) = empty;
+                part_acc(i, part, c, o) =
+                    merge(part_acc(i, part, c, o), lane_acc(i, part * kLanesPerPart + part_lanes, c, o));
+                chunk_acc(i, c, o) = merge(chunk_acc(i, c, o), part_acc(i, parts, c, o));
+            } else {
+                chunk_acc(i, c, o) = merge(chunk_acc(i, c, o), lane_acc(i, lanes, c, o));
+            }
         } else {
             accumulate(chunk_acc, {i, c, o});
         }
@@ -590,9 +624,9 @@ public:
         output(i, o) = convert.narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
         apply_reducing_contract(layout, mapping, input, output);
-        ReduceTreeStages stages{output, lane_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, c, stream_lane,
-                                steps, lanes, stream, streams, layout, input.dim(0).extent(), input.dim(0).stride(),
-                                shape.chunks};
+        ReduceTreeStages stages{output, lane_acc, part_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, part,
+                                c, stream_lane, steps, lanes, part_lanes, parts, stream, streams, layout,
+                                input.dim(0).extent(), input.dim(0).stride(), shape.chunks};
         schedule_reduce_tree_gpu(stages, mapping, tuning, get_target());
     }
 };

@@ -117,6 +117,10 @@ struct ReduceTuning {
     // GPU, outer layout, split runs: independent accumulators (chains) per
     // thread, interleaved, so a serial step's latency overlaps the loads.
     Halide::GeneratorParam<int> gpu_run_chains{"gpu_run_chains", 4};
+    // CUDA LOG_SUM_EXP: a lane's steps taken this many at a time, as one
+    // (maximum, sum of exp) pair merged into its accumulator (1: each element
+    // merged on its own, ~23 instructions an element).
+    Halide::GeneratorParam<int> gpu_exp_group{"gpu_exp_group", 4};
 };
 
 // The GPU mapping switches: which kernel variant this is, not a number to tune.

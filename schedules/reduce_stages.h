@@ -85,14 +85,16 @@ struct ReduceStages {
 // (max, scaled sum) merge rfactor cannot prove associative). Element
 // r = c * chunk + step * lanes + lane of an output's row:
 //   lane_acc(i, lane, c, o): a lane's elements of chunk c, serially (lanes > 1 only);
-//   chunk_acc(i, c, o): chunk c: its lanes merged (lanes > 1), or its elements serially;
+//   part_acc(i, part, c, o): lanes part * kLanesPerPart, ... merged (where defined:
+//     a GPU block's many lanes);
+//   chunk_acc(i, c, o): chunk c: its parts or lanes merged (lanes > 1), or its elements serially;
 //   stream_acc(i, stream_lane, o): chunks stream_lane, stream_lane + merge_lanes, ... merged;
 //   row_acc(i, o): the streams merged.
 struct ReduceTreeStages {
-    Halide::Func output, lane_acc, chunk_acc, stream_acc, row_acc;
+    Halide::Func output, lane_acc, part_acc, chunk_acc, stream_acc, row_acc;
     Halide::Func input;  // (i, r, o), as ReduceStages::input
-    Halide::Var i, o, lane, c, stream_lane;
-    Halide::RDom steps, lanes, stream, streams;  // the RDoms of the updates that walk them
+    Halide::Var i, o, lane, part, c, stream_lane;
+    Halide::RDom steps, lanes, part_lanes, parts, stream, streams;  // the RDoms of the updates that walk them
     Layout layout;
     Halide::Expr i_extent, i_stride, chunks;
 };

@@ -65,7 +65,16 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceMapping &m
         chunk_accs.reorder_storage(s.i, s.c, s.o);
         chunk_accs.reorder(s.i, s.o, s.c).gpu_blocks(s.o, s.c).gpu_threads(s.i);
         s.chunk_acc.compute_at(chunk_accs, s.i);
-        s.chunk_acc.update().split(s.lanes.x, so, si, 8).unroll(si);
+        if (s.part_acc.defined()) {
+            // The lanes' parts merged by a thread each, in parallel, then by one.
+            s.chunk_acc.update().split(s.parts.x, so, si, 8, TailStrategy::GuardWithIf).unroll(si);
+            Func part_accs = s.part_acc.in();
+            part_accs.compute_at(chunk_accs, s.o).gpu_threads(s.part);
+            s.part_acc.compute_at(part_accs, s.part);
+            s.part_acc.update().unroll(s.part_lanes.x);
+        } else {
+            s.chunk_acc.update().split(s.lanes.x, so, si, 8).unroll(si);
+        }
         Func lane_accs = s.lane_acc.in();
         lane_accs.compute_at(chunk_accs, s.o).gpu_threads(s.lane);
         s.lane_acc.compute_at(lane_accs, s.lane);
