@@ -83,7 +83,8 @@ struct ReduceStages {
 
 // A reduction written as an explicit tree (LOG_SUM_EXP on GPUs, whose
 // (max, scaled sum) merge rfactor cannot prove associative). Element
-// r = c * chunk + step * lanes + lane of an output's row:
+// r = c * chunk + step * lanes + lane of an output's row (CUDA: a step is a
+// group of gpu_exp_group such, r = c * chunk + (step * group + k) * lanes + lane):
 //   lane_acc(i, lane, c, o): a lane's elements of chunk c, serially (lanes > 1 only);
 //   part_acc(i, part, c, o): lanes part * kLanesPerPart, ... merged (where defined:
 //     a GPU block's many lanes);
