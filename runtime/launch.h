@@ -17,19 +17,24 @@ namespace hdml {
 
 // For each loop offset, rank-3 buffers (x, y, z) over `input` and `output`
 // (memory of `device`, elements of the given types); `launch(call, in_buf,
-// out_buf)` returns the kernel's Halide result.
+// out_buf)` returns the kernel's Halide result. `words_per_input` > 1 reads
+// each input element as that many consecutive `in_type` words, a leading input
+// dim of its own (x, y, z strides and the offsets then count words).
 template <typename Launch>
 HRESULT run_xyz(const hdml_device &device, const Dim &x, const Dim &y, const Dim &z, const std::vector<Dim> &loops,
                 const void *input, halide_type_t in_type, void *output, halide_type_t out_type,
-                const char *kernel_name, Launch launch) {
+                const char *kernel_name, Launch launch, int32_t words_per_input = 1) {
+    const int lead = words_per_input > 1 ? 1 : 0;
     return for_each_offset(loops, [&](const Offsets &at) {
         auto *in_at = const_cast<uint8_t *>(static_cast<const uint8_t *>(input)) + must_mul<int64_t>(at.in, in_type.bytes());
-        KernelBuffer<3> in_buf(in_at, in_type, device);
+        KernelBuffer<4> in_buf(in_at, in_type, device);
+        in_buf.buf.dimensions = 3 + lead;
+        if (lead) in_buf.set_dim(0, words_per_input, 1);
         KernelBuffer<3> out_buf(static_cast<uint8_t *>(output) + must_mul<int64_t>(at.out, out_type.bytes()), out_type,
                                 device);
         const Dim *dims[3] = {&x, &y, &z};
         for (int d = 0; d < 3; ++d) {
-            in_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
+            in_buf.set_dim(d + lead, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
             out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
         }
         KernelCall call(device);

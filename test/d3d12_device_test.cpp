@@ -12,6 +12,7 @@
 #include "tools/d3d12_host.h"
 
 #include <string>
+#include <vector>
 
 using namespace hdml_test;
 
@@ -57,6 +58,54 @@ struct ReduceSum {
         return hdmlCreateOperator(device, &op_desc, op);
     }
 };
+
+// Creates the operator `desc` on the CPU and on the D3D12 device and runs both
+// on `inputs`. Where the system's compiler builds hdml's HLSL, the D3D12 output
+// must equal the CPU's; where it cannot (wine), the D3D12 run must fail with a
+// message holding one of `failures`, reported under `what`. Returns the D3D12
+// operator's kernels.
+std::string run_like_cpu(const D3d12Device &d3d12, DML_OPERATOR_TYPE type, const void *desc,
+                         const std::vector<TestTensor *> &inputs, const TestTensor &output,
+                         const std::vector<const char *> &failures, const std::string &what) {
+    std::vector<HDML_BUFFER_BINDING> cpu_inputs;
+    for (TestTensor *tensor : inputs) cpu_inputs.push_back(tensor->binding());
+    TestTensor expected = output;
+    Runner cpu;
+    REQUIRE(cpu.create(type, desc) == S_OK);
+    REQUIRE(cpu.execute(cpu_inputs, {expected.binding()}) == S_OK);
+
+    hdml_operator *op = nullptr;
+    const DML_OPERATOR_DESC op_desc{type, desc};
+    REQUIRE(hdmlCreateOperator(d3d12.device, &op_desc, &op) == S_OK);
+    const std::string kernels = hdmlGetOperatorKernels(op);
+    std::vector<ID3D12Resource *> buffers;
+    std::vector<HDML_BUFFER_BINDING> bindings;
+    for (const TestTensor *tensor : inputs) {
+        buffers.push_back(d3d12.host->upload(tensor->storage.data(), tensor->storage.size()));
+        bindings.push_back({buffers.back(), 0, tensor->storage.size()});
+    }
+    TestTensor result = output;
+    ID3D12Resource *out = d3d12.host->upload(result.storage.data(), result.storage.size());
+    buffers.push_back(out);
+    const HDML_BUFFER_BINDING out_binding{out, 0, result.storage.size()};
+    const HRESULT hr = hdmlExecute(op, (uint32_t)bindings.size(), bindings.data(), 1, &out_binding);
+    d3d12.host->synchronize();
+    std::string why;
+    if (d3d12.host->compiles_kernels(&why)) {
+        REQUIRE(hr == S_OK);
+        d3d12.host->download(result.storage.data(), out, result.storage.size());
+        CHECK(result.storage == expected.storage);
+    } else {
+        CHECK(FAILED(hr));
+        bool known = false;
+        for (const char *failure : failures) known = known || says(failure);
+        CHECK(known);
+        WARN(what << " on D3D12: " << hdmlGetLastErrorMessage() << " (the system's compiler: " << why << ")");
+    }
+    for (ID3D12Resource *buffer : buffers) d3d12.host->release(buffer);
+    hdmlReleaseOperator(op);
+    return kernels;
+}
 
 }  // namespace
 
@@ -149,37 +198,13 @@ TEST_CASE("D3D12: bindings are UAV buffers holding the tensor") {
 TEST_CASE("D3D12: an operator runs as on the CPU, or fails with the shader compiler's message") {
     D3d12Device d3d12;
     if (!d3d12.device) return;
-    std::string why;
-    const bool compiles = d3d12.host->compiles_kernels(&why);
     for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16}) {
         ReduceSum sum(type, 64, 256);
-        Runner cpu;
-        REQUIRE(cpu.create(DML_OPERATOR_REDUCE, &sum.desc) == S_OK);
-        TestTensor expected = sum.out;
-        REQUIRE(cpu.execute({sum.in.binding()}, {expected.binding()}) == S_OK);
-
-        hdml_operator *op = nullptr;
-        REQUIRE(sum.create(d3d12.device, &op) == S_OK);
-        ID3D12Resource *in = d3d12.host->upload(sum.in.storage.data(), sum.in.storage.size());
-        ID3D12Resource *out = d3d12.host->upload(sum.out.storage.data(), sum.out.storage.size());
-        HDML_BUFFER_BINDING input{in, 0, sum.in.storage.size()}, output{out, 0, sum.out.storage.size()};
-        const HRESULT hr = hdmlExecute(op, 1, &input, 1, &output);
-        d3d12.host->synchronize();
-        if (compiles) {
-            REQUIRE(hr == S_OK);
-            d3d12.host->download(sum.out.storage.data(), out, sum.out.storage.size());
-            CHECK(sum.out.storage == expected.storage);
-        } else {
-            // Wine: as far as it gets, with the reason (the compiler's failure, or for
-            // float16 a device without 16-bit typed UAV loads, checked before compiling).
-            CHECK(FAILED(hr));
-            CHECK((says("D3D12: D3DCompile (cs_5_1) of entry point") || says("D3D12: this D3D12 device cannot load")));
-            WARN(short_name(type) << " REDUCE SUM on D3D12: " << hdmlGetLastErrorMessage()
-                                 << " (the system's compiler: " << why << ")");
-        }
-        d3d12.host->release(in);
-        d3d12.host->release(out);
-        hdmlReleaseOperator(op);
+        // Wine gets as far as the compiler's failure, or for float16 a device
+        // without 16-bit typed UAV loads (checked before compiling).
+        run_like_cpu(d3d12, DML_OPERATOR_REDUCE, &sum.desc, {&sum.in}, sum.out,
+                     {"D3D12: D3DCompile (cs_5_1) of entry point", "D3D12: this D3D12 device cannot load"},
+                     short_name(type) + std::string(" REDUCE SUM"));
     }
 }
 
@@ -188,43 +213,14 @@ TEST_CASE("D3D12: an operator runs as on the CPU, or fails with the shader compi
 TEST_CASE("D3D12: 64-bit GATHER moves pairs of 32-bit words, as on the CPU, or fails with the compiler's message") {
     D3d12Device d3d12;
     if (!d3d12.device) return;
-    std::string why;
-    const bool compiles = d3d12.host->compiles_kernels(&why);
     TestTensor in(DML_TENSOR_DATA_TYPE_FLOAT64, {3, 5, 2}), idx(DML_TENSOR_DATA_TYPE_INT64, {1, 1, 6});
     TestTensor out(DML_TENSOR_DATA_TYPE_FLOAT64, {3, 6, 2});
     for (uint64_t k = 0; k < in.count(); ++k) in.set_float(k, 0.5 * (double)k - 3);
     const int64_t indices[] = {0, 4, -1, -5, int64_t(1) << 32, -(int64_t(1) << 32)};
     for (uint64_t k = 0; k < idx.count(); ++k) idx.set_bits(k, (uint64_t)indices[k]);
     const DML_GATHER_OPERATOR_DESC desc{&in.desc, &idx.desc, &out.desc, 1, 1};
-    Runner cpu;
-    REQUIRE(cpu.create(DML_OPERATOR_GATHER, &desc) == S_OK);
-    TestTensor expected = out;
-    REQUIRE(cpu.execute({in.binding(), idx.binding()}, {expected.binding()}) == S_OK);
-
-    hdml_operator *op = nullptr;
-    const DML_OPERATOR_DESC op_desc{DML_OPERATOR_GATHER, &desc};
-    REQUIRE(hdmlCreateOperator(d3d12.device, &op_desc, &op) == S_OK);
-    CHECK(std::string(hdmlGetOperatorKernels(op)) ==
-          "hdml_normalize_indices_int64_words_d3d12 hdml_gather_uint32_d3d12");
-    ID3D12Resource *in_buffer = d3d12.host->upload(in.storage.data(), in.storage.size());
-    ID3D12Resource *idx_buffer = d3d12.host->upload(idx.storage.data(), idx.storage.size());
-    ID3D12Resource *out_buffer = d3d12.host->upload(out.storage.data(), out.storage.size());
-    const HDML_BUFFER_BINDING inputs[] = {{in_buffer, 0, in.storage.size()}, {idx_buffer, 0, idx.storage.size()}};
-    const HDML_BUFFER_BINDING output{out_buffer, 0, out.storage.size()};
-    const HRESULT hr = hdmlExecute(op, 2, inputs, 1, &output);
-    d3d12.host->synchronize();
-    if (compiles) {
-        REQUIRE(hr == S_OK);
-        d3d12.host->download(out.storage.data(), out_buffer, out.storage.size());
-        CHECK(out.storage == expected.storage);
-    } else {
-        CHECK(FAILED(hr));
-        CHECK(says("D3D12: D3DCompile (cs_5_1) of entry point"));
-        WARN("float64 GATHER by int64 indices on D3D12: " << hdmlGetLastErrorMessage() << " (the system's compiler: "
-                                                          << why << ")");
-    }
-    d3d12.host->release(in_buffer);
-    d3d12.host->release(idx_buffer);
-    d3d12.host->release(out_buffer);
-    hdmlReleaseOperator(op);
+    const std::string kernels = run_like_cpu(d3d12, DML_OPERATOR_GATHER, &desc, {&in, &idx}, out,
+                                             {"D3D12: D3DCompile (cs_5_1) of entry point"},
+                                             "float64 GATHER by int64 indices");
+    CHECK(kernels == "hdml_normalize_indices_int64_words_d3d12 hdml_gather_uint32_d3d12");
 }

@@ -191,33 +191,17 @@ void GatherOperator::normalize_indices_on_host(const void *raw, std::vector<int3
     }
 }
 
-
 HRESULT GatherOperator::normalize_indices_on_device(const void *raw, int32_t *out) const {
     const int32_t extent = (int32_t)inputs[0].sizes[axis_];
     const CopyShape &s = normalize_shape_;
     const auto normalize = kernel_fn<normalize_indices_fn>(normalize_kernel_);
-    const halide_type_t int32(halide_type_int, 32);
-    if (!index_words_) {
-        auto launch = [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *normalized) {
-            return normalize(call, in, extent, normalized);
-        };
-        return run_xyz(device, s.x, s.y, s.z, s.loops, raw, halide_type_of_dml(inputs[1].type), out, int32,
-                       normalize_kernel_->name, launch);
-    }
-    // (low, high) words: the input's dim 0 is the pair, then x, y, z (strides in words).
-    return for_each_offset(s.loops, [&](const Offsets &at) {
-        KernelBuffer<4> in_buf(static_cast<uint8_t *>(const_cast<void *>(raw)) + must_mul<int64_t>(at.in, kWordBytes),
-                               halide_type_t(halide_type_uint, 32), device);
-        KernelBuffer<3> out_buf(out + at.out, int32, device);
-        in_buf.set_dim(0, 2, 1);
-        const Dim *dims[3] = {&s.x, &s.y, &s.z};
-        for (int d = 0; d < 3; ++d) {
-            in_buf.set_dim(d + 1, (int32_t)dims[d]->extent, (int32_t)dims[d]->in_stride);
-            out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
-        }
-        KernelCall call(device);
-        return check_kernel(normalize(&call, &in_buf.buf, extent, &out_buf.buf), call, normalize_kernel_->name);
-    });
+    auto launch = [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *normalized) {
+        return normalize(call, in, extent, normalized);
+    };
+    // 64-bit indices as (low, high) words: the input's dim 0 is the pair (strides in words).
+    const halide_type_t in_type = index_words_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(inputs[1].type);
+    return run_xyz(device, s.x, s.y, s.z, s.loops, raw, in_type, out, halide_type_t(halide_type_int, 32),
+                   normalize_kernel_->name, launch, index_words_ ? 2 : 1);
 }
 
 HRESULT GatherOperator::run(const void *const *in_ptrs, void *const *out_ptrs) {
