@@ -157,7 +157,7 @@ HRESULT pipeline(Context &c, const char *source, size_t source_bytes, const char
                  ID3D12PipelineState **pso, std::string *error) {
     // As Halide's runtime: the block's shared memory, a non-zero multiple of 16 bytes.
     const int shared = ((shared_bytes > 0 ? shared_bytes : 1) + 15) & ~15;
-    const std::string key = format("%p %s %d", static_cast<const void *>(source), entry, shared);
+    const auto key = std::make_tuple(static_cast<const void *>(source), static_cast<const void *>(entry), shared);
     {
         std::lock_guard<std::mutex> lock(c.mutex);
         auto found = c.pipelines.find(key);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace hdml::d3d12 {
@@ -45,7 +46,10 @@ struct Context {
     uint64_t last_signal = 0;
     std::vector<std::unique_ptr<Recording>> in_flight;  // submitted, with their fence values
     std::vector<std::unique_ptr<Recording>> idle;       // finished, ready to record again
-    std::map<std::string, Com<ID3D12PipelineState>> pipelines;
+    // Keyed by (source, entry, shared bytes): the kernels' HLSL and entry
+    // names are static strings of their objects, so their addresses name them
+    // and a dispatch's lookup formats and allocates nothing.
+    std::map<std::tuple<const void *, const void *, int>, Com<ID3D12PipelineState>> pipelines;
 
     Context();
     ~Context();  // waits until the queue has passed every execution hdml submitted
@@ -61,7 +65,8 @@ HRESULT create_device_from(ID3D12Device *device, ID3D12CommandQueue *queue, hdml
 void release_device(hdml_device *device);
 
 // The pipeline of one entry point of a kernel's HLSL `source`, compiled
-// (D3DCompile, cs_5_1) on first use and kept for the device's lifetime.
+// (D3DCompile, cs_5_1) on first use and kept for the device's lifetime;
+// `source` and `entry` must outlive the device (the kernels' static strings).
 // On failure, *error says why (the compiler's log included).
 HRESULT pipeline(Context &context, const char *source, size_t source_bytes, const char *entry, int shared_bytes,
                  ID3D12PipelineState **pso, std::string *error);
