@@ -199,7 +199,8 @@ HRESULT GatherOperator::normalize_indices_on_device(const void *raw, int32_t *ou
         return normalize(call, in, extent, normalized);
     };
     // 64-bit indices as (low, high) words: the input's dim 0 is the pair (strides in words).
-    const halide_type_t in_type = index_words_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(inputs[1].type);
+    const halide_type_t in_type =
+        index_words_ ? halide_type_t(halide_type_uint, 32) : halide_type_of_dml(inputs[1].type);
     return run_xyz(device, s.x, s.y, s.z, s.loops, raw, in_type, out, halide_type_t(halide_type_int, 32),
                    normalize_kernel_->name, launch, index_words_ ? 2 : 1);
 }
