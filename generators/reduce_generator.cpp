@@ -519,7 +519,7 @@ public:
         Var i("i"), o("o"), lane("lane"), c("c"), stream_lane("stream_lane");
         const Expr extent = input.dim(1).extent();
         const bool nan_passes_through = get_target().has_feature(Target::CUDA);
-        const int group = nan_passes_through ? std::max(1, (int)tuning.gpu_exp_group) : 1;
+        const int group = nan_passes_through ? exp_group(tuning) : 1;
         const ReduceTreeShape shape =
             reduce_tree_shape(layout, input.dim(0).extent(), extent, input.dim(2).extent(), mapping, tuning, group);
         const Tuple empty(reinterpret(acc_t, Expr((int32_t)0xFF800000)), cast(acc_t, 0));  // (-inf, 0): the bits of -inf

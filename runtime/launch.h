@@ -10,7 +10,9 @@
 #include "runtime/shape/copy.h"
 #include "runtime/shape/dims.h"
 
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace hdml {
@@ -50,5 +52,14 @@ inline bool aligned_to(uint32_t bytes, const void *a, const void *b) {
 // The shape copied by `kernel` (a copy kernel for `element_size`-byte elements).
 HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, const uint8_t *input,
                  uint8_t *output, uint32_t element_size);
+
+// `pieces` (up to kCopyPartsPerLaunch) copies of `shape`, piece k read from
+// span + piece_offsets[k] elements (span_extent elements hold them all) and
+// written to output + k * piece_step elements, by `kernel` (copy_parts of
+// `element_size`-byte elements): a launch per offset of the shape's loops.
+HRESULT run_copy_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape,
+                       const uint8_t *span, int32_t span_extent,
+                       const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets, int32_t pieces,
+                       int32_t piece_step, uint8_t *output, uint32_t element_size);
 
 }  // namespace hdml

@@ -1,6 +1,7 @@
-// Schedules of the strided copy kernel (generators/copy_generator.cpp) and
-// the gather kernel (generators/gather_generator.cpp), by target: cpu/copy.h,
-// cpu/gather.h, gpu/rows.h.
+// Schedules of the strided copy kernel (generators/copy_generator.cpp), its
+// several-pieces twin (copy_parts_generator.cpp) and the gather kernel
+// (generators/gather_generator.cpp), by target: cpu/copy.h, cpu/gather.h,
+// gpu/rows.h.
 #pragma once
 
 #include "Halide.h"
@@ -17,6 +18,13 @@ inline void schedule_copy(CopyStages &s, const CopyTuning &p, const Halide::Targ
     } else {
         schedule_copy_cpu(s, p, target);
     }
+}
+
+// CUDA only: the pieces share one address space nowhere else.
+inline void schedule_copy_parts(CopyStages &s, const Halide::Var &k, const CopyTuning &p,
+                                const Halide::Target &target) {
+    _halide_user_assert(target.has_feature(Halide::Target::CUDA)) << "copy_parts is a CUDA kernel";
+    schedule_parts_gpu(s.output, s.x, s.y, s.z, k, s.z_extent, p.gpu_threads, p.gpu_threads_x, p.gpu_rows);
 }
 
 inline void schedule_gather(GatherStages &s, const GatherTuning &p, const Halide::Target &target) {

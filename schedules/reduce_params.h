@@ -190,4 +190,10 @@ inline int run_chains(const ReduceTuning &p) {
     return p.gpu_run_chains;
 }
 
+// gpu_exp_group, checked as gpu_run_chains is: a tuned file's 0 fails the build.
+inline int exp_group(const ReduceTuning &p) {
+    _halide_user_assert(p.gpu_exp_group >= 1) << "gpu_exp_group must be at least 1";
+    return p.gpu_exp_group;
+}
+
 }  // namespace hdml

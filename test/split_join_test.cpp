@@ -6,6 +6,7 @@
 #include "dispatch_overlay.h"
 #include "test_tensor.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -258,6 +259,75 @@ TEST_CASE("SPLIT then JOIN of 64-bit elements: whole, or as pairs of 32-bit word
             check_round_trip(whole, axis, lengths, strides_of, rng, label);
         }
     }
+}
+
+// Pieces alike (sizes and strides) JOIN on CUDA up to 16 per copy_parts
+// launch, read through one span of device memory (runtime/ops/split_join.cpp):
+// groups of 16 and a shorter last one, each piece in its own buffer, or all in
+// one buffer in reverse order one element apart (16-bit pieces then move in
+// elements, not words); pieces of uneven lengths move a piece per launch.
+TEST_CASE("JOIN of pieces alike, several per launch on CUDA, every data type", "[join][parts]") {
+    std::mt19937 rng(test_seed());
+    for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
+        for (uint32_t count : {2u, 3u, 16u, 17u, 35u}) {
+            for (bool one_buffer : {false, true}) {
+                std::vector<uint32_t> sizes = {uint32_t(1 + rng() % 4), uint32_t(1 + rng() % 5),
+                                               uint32_t(1 + rng() % 9)};
+                const uint32_t axis = rng() % 3;
+                const std::vector<uint32_t> piece_strides = random_strides(sizes, rng, false);
+                std::vector<TestTensor> pieces;
+                for (uint32_t k = 0; k < count; ++k) {
+                    pieces.emplace_back(type, sizes, piece_strides);
+                    TestTensor &piece = pieces.back();
+                    piece.for_each_index([&](const std::vector<uint32_t> &i) {
+                        piece.set_bits(piece.offset(i), ((uint64_t)rng() << 32) | rng());
+                    });
+                }
+                // Offsets a multiple of the element size (set once the vector stops moving its tensors).
+                for (TestTensor &piece : pieces) piece.buffer_desc.GuaranteedBaseOffsetAlignment = bytes_of(type);
+                std::vector<uint32_t> whole_sizes = sizes;
+                whole_sizes[axis] *= count;
+                TestTensor whole(type, whole_sizes, random_strides(whole_sizes, rng, false));
+                const TestTensor whole_before = whole;
+                const std::string label = std::string(short_name(type)) + " " + std::to_string(count) + " pieces " +
+                                          shape_string(sizes) + " axis " + std::to_string(axis) +
+                                          (one_buffer ? " in one buffer" : "") + " (seed " +
+                                          std::to_string(test_seed()) + ")";
+                INFO(label);
+                // One buffer: piece k at (count - 1 - k) steps of its bytes plus one element.
+                const size_t step = pieces[0].storage.size() + bytes_of(type);
+                std::vector<uint8_t> shared(step * count);
+                std::vector<HDML_BUFFER_BINDING> inputs = bindings(pieces);
+                if (one_buffer) {
+                    for (uint32_t k = 0; k < count; ++k) {
+                        const size_t at = (count - 1 - k) * step;
+                        std::copy(pieces[k].storage.begin(), pieces[k].storage.end(), shared.begin() + at);
+                        inputs[k] = {shared.data(), at, pieces[k].storage.size()};
+                    }
+                }
+                auto d = descs(pieces);
+                DML_JOIN_OPERATOR_DESC join{count, d.data(), &whole.desc, axis};
+                Runner runner;
+                REQUIRE(runner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+                const std::string kernels = hdmlGetOperatorKernels(runner.op);
+                INFO("kernels " << kernels);
+                CHECK((kernels.find("hdml_copy_parts_") != std::string::npos) == test_on_cuda());
+                REQUIRE(runner.execute(inputs, {whole.binding()}) == S_OK);
+                for (uint32_t k = 0; k < count; ++k) {
+                    check_piece(whole, pieces[k], axis, k * sizes[axis], label + " piece " + std::to_string(k));
+                }
+                check_padding_untouched(whole, whole_before, label);
+            }
+        }
+    }
+    // Uneven pieces: a piece per launch.
+    std::vector<TestTensor> pieces = {TestTensor(F32, {4, 2}), TestTensor(F32, {4, 3})};
+    TestTensor whole(F32, {4, 5});
+    auto d = descs(pieces);
+    DML_JOIN_OPERATOR_DESC join{2, d.data(), &whole.desc, 1};
+    Runner runner;
+    REQUIRE(runner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+    CHECK(std::string(hdmlGetOperatorKernels(runner.op)).find("hdml_copy_parts_") == std::string::npos);
 }
 
 // Dense rows, the copy plans' main path (dims fused into long rows, a long

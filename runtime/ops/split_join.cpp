@@ -2,14 +2,17 @@
 // axis. Validation per DirectML; execution is strided copies of each piece, the
 // whole tensor's view offset along the axis (any data type: keyed by element
 // size; 64-bit elements as pairs of 32-bit words where the device moves them
-// so), on CPUs a block of the whole's rows at a time.
+// so), on CPUs a block of the whole's rows at a time, and on CUDA a JOIN of
+// pieces alike up to 16 pieces per launch.
 #include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/launch.h"
 #include "runtime/operator.h"
 #include "runtime/shape/copy.h"
+#include "runtime/shape/limits.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -67,6 +70,31 @@ std::optional<uint32_t> block_dim(const Tensor &whole, uint32_t axis) {
     return best;
 }
 
+// Whether every piece has the first one's sizes and strides.
+bool pieces_alike(const std::vector<Tensor> &pieces) {
+    for (const Tensor &piece : pieces) {
+        for (uint32_t d = 0; d < piece.rank; ++d) {
+            if (piece.sizes[d] != pieces[0].sizes[d] || piece.strides[d] != pieces[0].strides[d]) return false;
+        }
+    }
+    return true;
+}
+
+// CUDA JOIN of pieces alike: copy_parts launches, each of up to
+// kCopyPartsPerLaunch pieces read through one span of the address space.
+struct PartsPlan {
+    const KernelEntry *kernel = nullptr;       // of the copy kernel's elements; nullptr: a piece per launch
+    const KernelEntry *word_kernel = nullptr;  // of 32-bit words, where the pieces move in words
+    int64_t piece_step = 0;                    // elements of the whole between one piece and the next
+};
+
+// Elements from a piece's first to its last one, plus one, in the kernel's dims.
+int64_t piece_footprint(const CopyShape &shape) {
+    int64_t last = 0;
+    for (const Dim *dim : {&shape.x, &shape.y, &shape.z}) last += (dim->extent - 1) * dim->in_stride;
+    return last + 1;
+}
+
 // `whole` is split into (or joined from) `pieces` along `axis`.
 class PiecesOperator : public hdml_operator {
 public:
@@ -96,6 +124,11 @@ public:
             offset += pieces[k].sizes[axis];
         }
         if (!on_gpu(device)) plan_blocks(whole, pieces, axis, name);
+        const int64_t min_pieces = device.thresholds.copy_parts_min_pieces;
+        if (!split && on_cuda(device) && min_pieces > 0 && (int64_t)pieces.size() >= std::max<int64_t>(2, min_pieces) &&
+            pieces_alike(pieces)) {
+            HDML_RETURN_IF_FAILED(plan_parts(name));
+        }
         auto takes_words = [](const PieceMove &m) { return m.words.has_value(); };
         if (std::any_of(moves_.begin(), moves_.end(), takes_words) ||
             std::any_of(blocks_.full.begin(), blocks_.full.end(), takes_words) ||
@@ -108,6 +141,19 @@ public:
     }
 
     HRESULT run(const void *const *in, void *const *out) override {
+        if (parts_.kernel) {
+            for (size_t first = 0; first < moves_.size(); first += kCopyPartsPerLaunch) {
+                const size_t count = std::min(kCopyPartsPerLaunch, moves_.size() - first);
+                if (std::optional<HRESULT> hr = move_parts(first, count, in, out)) {
+                    HDML_RETURN_IF_FAILED(*hr);
+                    continue;
+                }
+                for (size_t k = first; k < first + count; ++k) {
+                    HDML_RETURN_IF_FAILED(move_piece(k, moves_[k], 0, 0, in, out));
+                }
+            }
+            return S_OK;
+        }
         if (blocks_.count == 0) {
             for (size_t k = 0; k < moves_.size(); ++k) HDML_RETURN_IF_FAILED(move_piece(k, moves_[k], 0, 0, in, out));
             return S_OK;
@@ -174,6 +220,55 @@ private:
                            (long long)count, (long long)rows, *dim));
     }
 
+    HRESULT plan_parts(const char *name) {
+        HDML_RETURN_IF_FAILED(require_kernel(device, Family::copy_parts, KernelParams{}.with(uint_dtype(unit_)), name,
+                                             &parts_.kernel));
+        kernel_names += std::string(" ") + parts_.kernel->name;
+        if (moves_[0].words) {
+            const KernelParams words = KernelParams{}.with(uint_dtype(kWordBytes));
+            HDML_RETURN_IF_FAILED(require_kernel(device, Family::copy_parts, words, name, &parts_.word_kernel));
+            if (parts_.word_kernel != parts_.kernel) kernel_names += std::string(" ") + parts_.word_kernel->name;
+        }
+        parts_.piece_step = whole_offsets_[1];
+        log_verbose(format("%s: the pieces are alike: up to %zu per launch of %s where they span at most "
+                           "2^31 - 1 elements", name, kCopyPartsPerLaunch, parts_.kernel->name));
+        return S_OK;
+    }
+
+    // Pieces [first, first + count) in one copy_parts launch per offset of
+    // their loops; nullopt where they do not fit one span of the address
+    // space that 32-bit offsets reach (they then move a piece at a time).
+    std::optional<HRESULT> move_parts(size_t first, size_t count, const void *const *in, void *const *out) const {
+        const PieceMove &move = moves_[0];
+        auto *dst = static_cast<uint8_t *>(out[0]) + must_mul<int64_t>(whole_offsets_[first], esize_);
+        const int64_t step_bytes = must_mul<int64_t>(parts_.piece_step, esize_);
+        // The pieces are separate allocations: their addresses compare as integers.
+        auto address = [&](size_t k) { return reinterpret_cast<uintptr_t>(in[k]); };
+        uintptr_t span = address(first);
+        bool in_words = move.words && parts_.word_kernel && step_bytes % kWordBytes == 0;
+        for (size_t k = first; k < first + count; ++k) {
+            span = std::min(span, address(k));
+            in_words = in_words && aligned_to(kWordBytes, in[k], dst);
+        }
+        const uint32_t unit = in_words ? kWordBytes : unit_;
+        const CopyShape &shape = in_words ? *move.words : move.elements;
+        const int64_t footprint = piece_footprint(shape);
+        if (footprint > kMaxKernelExtent) return std::nullopt;
+        std::array<int32_t, kCopyPartsPerLaunch> offsets{};
+        int64_t span_extent = 0;
+        for (size_t k = first; k < first + count; ++k) {
+            const uint64_t bytes = address(k) - span;
+            if (bytes % unit != 0 || bytes / unit > uint64_t(kMaxKernelExtent - footprint)) return std::nullopt;
+            offsets[k - first] = (int32_t)(bytes / unit);
+            span_extent = std::max(span_extent, (int64_t)(bytes / unit) + footprint);
+        }
+        for (size_t k = count; k < kCopyPartsPerLaunch; ++k) offsets[k] = offsets[0];  // unread: k < count
+        if (step_bytes / unit > kMaxKernelExtent) return std::nullopt;
+        return run_copy_parts(device, in_words ? parts_.word_kernel : parts_.kernel, shape,
+                              reinterpret_cast<const uint8_t *>(span), (int32_t)span_extent, offsets, (int32_t)count,
+                              (int32_t)(step_bytes / unit), dst, unit);
+    }
+
     HRESULT move_block(int64_t block, const void *const *in, void *const *out) {
         const std::vector<PieceMove> &moves = block + 1 == blocks_.count ? blocks_.last : blocks_.full;
         for (size_t k = 0; k < moves.size(); ++k) {
@@ -205,6 +300,7 @@ private:
     std::vector<PieceMove> moves_;              // each piece whole
     std::vector<int64_t> whole_offsets_;        // element offset of each piece inside the whole tensor
     RowBlocks blocks_;
+    PartsPlan parts_;
 };
 
 // The rules SPLIT and JOIN share, with the field names of each desc.

@@ -16,19 +16,39 @@ namespace hdml {
 // Blocks are 2-D, `threads_x` threads along x (coalesced) and the rest along
 // y, so short rows still fill them. Grid x is the (x, y) tiles, grid y is z;
 // CUDA grids stop at 65535 in y, so a longer z is fused into grid x.
-inline void schedule_rows_gpu(Halide::Func out, Halide::Var x, Halide::Var y, Halide::Var z,
-                              const Halide::Expr &z_extent, int threads, int threads_x, int rows) {
+// The threads' part of it: returns the var of the (x, y) tiles, b.
+inline Halide::Var split_rows_gpu(Halide::Func out, Halide::Var x, Halide::Var y, int threads, int threads_x,
+                                  int rows) {
     using namespace Halide;
-    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yt("yt"), b("b"), bz("bz");
+    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yt("yt"), b("b");
     out.split(x, xo, xi, threads_x, TailStrategy::GuardWithIf)
         .split(y, yo, yi, rows, TailStrategy::GuardWithIf)
         .split(yo, yo, yt, std::max(1, threads / threads_x), TailStrategy::GuardWithIf)
-        .reorder(yi, xi, yt, xo, yo, z)
+        .reorder(yi, xi, yt, xo, yo)
         .fuse(xo, yo, b)
         .gpu_threads(xi, yt)
         .unroll(yi);
+    return b;
+}
+
+inline void schedule_rows_gpu(Halide::Func out, Halide::Var x, Halide::Var y, Halide::Var z,
+                              const Halide::Expr &z_extent, int threads, int threads_x, int rows) {
+    using namespace Halide;
+    Var b = split_rows_gpu(out, x, y, threads, threads_x, rows), bz("bz");
     out.specialize(z_extent <= 65535).gpu_blocks(b, z);
     out.fuse(b, z, bz).gpu_blocks(bz);
+}
+
+// Several pieces' rows per launch (copy_parts): as above, each piece k a
+// block index of its own (grid z). The pieces innermost in grid x instead,
+// so the blocks in flight wrote the same rows of 16 pieces, ran 3-5% slower
+// on the H200 (bench/results/2026-11-28-gpu-join-parts/).
+inline void schedule_parts_gpu(Halide::Func out, Halide::Var x, Halide::Var y, Halide::Var z, Halide::Var k,
+                               const Halide::Expr &z_extent, int threads, int threads_x, int rows) {
+    using namespace Halide;
+    Var b = split_rows_gpu(out, x, y, threads, threads_x, rows), bz("bz");
+    out.specialize(z_extent <= 65535).gpu_blocks(b, z, k);
+    out.fuse(b, z, bz).gpu_blocks(bz, k);
 }
 
 // Gather: along the innermost axis (x is 1), threads along j; rows (x long)
