@@ -26,6 +26,7 @@ hdml_generators(SOURCES
     generators/gather_generator.cpp
     generators/copy_generator.cpp
     generators/copy_parts_generator.cpp
+    generators/split_parts_generator.cpp
     generators/scan_generator.cpp)
 
 hdml_operator(TYPE DML_OPERATOR_REDUCE FACTORY create_reduce_operator
@@ -256,10 +257,11 @@ foreach (dtype uint8 uint16 uint32)
     hdml_kernel(FAMILY copy GENERATOR copy PARAMS dtype=${dtype} PLATFORMS ${_all})
 endforeach ()
 hdml_kernel(FAMILY copy GENERATOR copy PARAMS dtype=uint64 PLATFORMS ${_no_d3d12})
-# CUDA JOIN: up to 16 pieces alike per launch, read through one span of the
-# address space (a launch per piece: ~3.5 us of GPU time lost per boundary).
+# CUDA JOIN and SPLIT: up to 16 pieces alike per launch, read (written) through
+# one span of the address space (a launch per piece: ~3.5 us of GPU time lost per boundary).
 foreach (dtype uint8 uint16 uint32 uint64)
     hdml_kernel(FAMILY copy_parts GENERATOR copy_parts PARAMS dtype=${dtype} PLATFORMS cuda)
+    hdml_kernel(FAMILY split_parts GENERATOR split_parts PARAMS dtype=${dtype} PLATFORMS cuda)
 endforeach ()
 
 # --- Scans (CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT) --------------------------

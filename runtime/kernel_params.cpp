@@ -121,6 +121,7 @@ const char *family_name(Family family) {
         case Family::normalize_indices: return "normalize_indices";
         case Family::copy: return "copy";
         case Family::copy_parts: return "copy_parts";
+        case Family::split_parts: return "split_parts";
         case Family::scan: return "scan";
     }
     return "?";

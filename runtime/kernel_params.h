@@ -47,7 +47,7 @@ struct key_bits {
 }  // namespace param
 #undef HDML_ENUMERATOR
 
-enum class Family : uint8_t { reduce, arg_reduce, gather, normalize_indices, copy, copy_parts, scan };
+enum class Family : uint8_t { reduce, arg_reduce, gather, normalize_indices, copy, copy_parts, split_parts, scan };
 
 // One kernel's parameters; 0 / none where it was built without one.
 struct KernelParams {

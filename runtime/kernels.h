@@ -28,15 +28,22 @@ using normalize_indices_fn = int (*)(const void *user_context, halide_buffer_t *
 
 using copy_fn = int (*)(const void *user_context, halide_buffer_t *input, halide_buffer_t *output);
 
-// copy_parts: up to kCopyPartsPerLaunch pieces, piece k at piece_offsets[k] in span.
+// copy_parts (JOIN: span read) and split_parts (SPLIT: span written): up to
+// kCopyPartsPerLaunch pieces, piece k at piece_offsets[k] in span, the whole
+// seen as (x, y, z, k).
 constexpr size_t kCopyPartsPerLaunch = 16;
 template <typename T, size_t>
 using Repeat = T;
 template <size_t... K>
 auto copy_parts_signature(std::index_sequence<K...>)
     -> int (*)(const void *user_context, halide_buffer_t *span, int32_t x_stride, int32_t y_stride, int32_t z_stride,
-               Repeat<int32_t, K>... piece_offsets, halide_buffer_t *output);
+               Repeat<int32_t, K>... piece_offsets, halide_buffer_t *whole);
+template <size_t... K>
+auto split_parts_signature(std::index_sequence<K...>)
+    -> int (*)(const void *user_context, halide_buffer_t *whole, int32_t x_stride, int32_t y_stride, int32_t z_stride,
+               Repeat<int32_t, K>... piece_offsets, halide_buffer_t *span);
 using copy_parts_fn = decltype(copy_parts_signature(std::make_index_sequence<kCopyPartsPerLaunch>()));
+using split_parts_fn = decltype(split_parts_signature(std::make_index_sequence<kCopyPartsPerLaunch>()));
 
 using scan_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t exclusive, halide_buffer_t *output);
 

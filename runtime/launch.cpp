@@ -4,12 +4,12 @@ namespace hdml {
 
 namespace {
 
-template <size_t... K>
-int call_copy_parts(const KernelEntry *kernel, KernelCall *call, halide_buffer_t *span, const CopyShape &shape,
-                    const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets, halide_buffer_t *output,
-                    std::index_sequence<K...>) {
-    return kernel_fn<copy_parts_fn>(kernel)(call, span, (int32_t)shape.x.in_stride, (int32_t)shape.y.in_stride,
-                                            (int32_t)shape.z.in_stride, piece_offsets[K]..., output);
+// copy_parts and split_parts take (first buffer, a piece's x, y, z strides, the offsets, last buffer).
+template <typename Fn, size_t... K>
+int call_parts(Fn fn, KernelCall *call, halide_buffer_t *first, const int32_t piece_strides[3],
+               const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets, halide_buffer_t *last,
+               std::index_sequence<K...>) {
+    return fn(call, first, piece_strides[0], piece_strides[1], piece_strides[2], piece_offsets[K]..., last);
 }
 
 }  // namespace
@@ -23,22 +23,33 @@ HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const Cop
                    });
 }
 
-HRESULT run_copy_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape,
-                       const uint8_t *span, int32_t span_extent,
-                       const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets, int32_t pieces,
-                       int32_t piece_step, uint8_t *output, uint32_t element_size) {
+HRESULT run_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, uint8_t *span,
+                       int32_t span_extent, const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets,
+                       int32_t pieces, int32_t piece_step, uint8_t *whole, uint32_t element_size) {
+    const bool split = kernel->family == Family::split_parts;
     const halide_type_t type(halide_type_uint, (uint8_t)(element_size * 8));
+    const Dim *dims[3] = {&shape.x, &shape.y, &shape.z};
     return for_each_offset(shape.loops, [&](const Offsets &at) {
-        KernelBuffer<1> span_buf(const_cast<uint8_t *>(span) + must_mul<int64_t>(at.in, element_size), type, device);
+        const int64_t span_at = split ? at.out : at.in, whole_at = split ? at.in : at.out;
+        KernelBuffer<1> span_buf(span + must_mul<int64_t>(span_at, element_size), type, device);
         span_buf.set_dim(0, span_extent, 1);
-        KernelBuffer<4> out_buf(output + must_mul<int64_t>(at.out, element_size), type, device);
-        const Dim *dims[3] = {&shape.x, &shape.y, &shape.z};
-        for (int d = 0; d < 3; ++d) out_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)dims[d]->out_stride);
-        out_buf.set_dim(3, pieces, piece_step);
+        KernelBuffer<4> whole_buf(whole + must_mul<int64_t>(whole_at, element_size), type, device);
+        for (int d = 0; d < 3; ++d) {
+            whole_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)(split ? dims[d]->in_stride : dims[d]->out_stride));
+        }
+        whole_buf.set_dim(3, pieces, piece_step);
+        const int32_t piece_strides[3] = {
+            (int32_t)(split ? shape.x.out_stride : shape.x.in_stride),
+            (int32_t)(split ? shape.y.out_stride : shape.y.in_stride),
+            (int32_t)(split ? shape.z.out_stride : shape.z.in_stride)};
         KernelCall call(device);
-        return check_kernel(call_copy_parts(kernel, &call, &span_buf.buf, shape, piece_offsets, &out_buf.buf,
-                                            std::make_index_sequence<kCopyPartsPerLaunch>()),
-                            call, kernel->name);
+        const auto ks = std::make_index_sequence<kCopyPartsPerLaunch>();
+        const int result =
+            split ? call_parts(kernel_fn<split_parts_fn>(kernel), &call, &whole_buf.buf, piece_strides, piece_offsets,
+                               &span_buf.buf, ks)
+                  : call_parts(kernel_fn<copy_parts_fn>(kernel), &call, &span_buf.buf, piece_strides, piece_offsets,
+                               &whole_buf.buf, ks);
+        return check_kernel(result, call, kernel->name);
     });
 }
 

@@ -53,13 +53,14 @@ inline bool aligned_to(uint32_t bytes, const void *a, const void *b) {
 HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, const uint8_t *input,
                  uint8_t *output, uint32_t element_size);
 
-// `pieces` (up to kCopyPartsPerLaunch) copies of `shape`, piece k read from
-// span + piece_offsets[k] elements (span_extent elements hold them all) and
-// written to output + k * piece_step elements, by `kernel` (copy_parts of
-// `element_size`-byte elements): a launch per offset of the shape's loops.
-HRESULT run_copy_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape,
-                       const uint8_t *span, int32_t span_extent,
-                       const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets, int32_t pieces,
-                       int32_t piece_step, uint8_t *output, uint32_t element_size);
+// `pieces` (up to kCopyPartsPerLaunch) copies of `shape` between piece k, at
+// span + piece_offsets[k] elements (span_extent elements hold them all), and
+// the whole at whole + k * piece_step elements, by `kernel` (of
+// `element_size`-byte elements): copy_parts reads the pieces (JOIN: the
+// shape's input side is the pieces'), split_parts writes them (SPLIT: its
+// output side is). A launch per offset of the shape's loops.
+HRESULT run_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, uint8_t *span,
+                       int32_t span_extent, const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets,
+                       int32_t pieces, int32_t piece_step, uint8_t *whole, uint32_t element_size);
 
 }  // namespace hdml

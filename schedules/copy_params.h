@@ -40,4 +40,12 @@ struct CopyTuning {
 // Gathered rows are copied as the copy kernel copies rows (rows are j values here).
 using GatherTuning = CopyTuning;
 
+// split_parts (CUDA): a block is a row of gpu_threads threads, each copying
+// gpu_rows rows (the rows are the scatter's innermost reduction dimension:
+// generators/split_parts_generator.cpp).
+struct ScatterTuning {
+    Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
+    Halide::GeneratorParam<int> gpu_rows{"gpu_rows", 8};
+};
+
 }  // namespace hdml

@@ -1,7 +1,7 @@
 // Schedules of the strided copy kernel (generators/copy_generator.cpp), its
-// several-pieces twin (copy_parts_generator.cpp) and the gather kernel
-// (generators/gather_generator.cpp), by target: cpu/copy.h, cpu/gather.h,
-// gpu/rows.h.
+// several-pieces twins (copy_parts_generator.cpp, split_parts_generator.cpp)
+// and the gather kernel (generators/gather_generator.cpp), by target:
+// cpu/copy.h, cpu/gather.h, gpu/rows.h.
 #pragma once
 
 #include "Halide.h"
@@ -25,6 +25,13 @@ inline void schedule_copy_parts(CopyStages &s, const Halide::Var &k, const CopyT
                                 const Halide::Target &target) {
     _halide_user_assert(target.has_feature(Halide::Target::CUDA)) << "copy_parts is a CUDA kernel";
     schedule_parts_gpu(s.output, s.x, s.y, s.z, k, s.z_extent, p.gpu_threads, p.gpu_threads_x, p.gpu_rows);
+}
+
+// CUDA only, as copy_parts: the update that scatters the pieces.
+inline void schedule_split_parts(Halide::Func span, const Halide::RDom &r, const Halide::Expr &z_extent,
+                                 const ScatterTuning &p, const Halide::Target &target) {
+    _halide_user_assert(target.has_feature(Halide::Target::CUDA)) << "split_parts is a CUDA kernel";
+    schedule_parts_scatter_gpu(span, r, z_extent, p.gpu_threads);
 }
 
 inline void schedule_gather(GatherStages &s, const GatherTuning &p, const Halide::Target &target) {

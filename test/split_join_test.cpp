@@ -261,12 +261,13 @@ TEST_CASE("SPLIT then JOIN of 64-bit elements: whole, or as pairs of 32-bit word
     }
 }
 
-// Pieces alike (sizes and strides) JOIN on CUDA up to 16 per copy_parts
-// launch, read through one span of device memory (runtime/ops/split_join.cpp):
-// groups of 16 and a shorter last one, each piece in its own buffer, or all in
-// one buffer in reverse order one element apart (16-bit pieces then move in
-// elements, not words); pieces of uneven lengths move a piece per launch.
-TEST_CASE("JOIN of pieces alike, several per launch on CUDA, every data type", "[join][parts]") {
+// Pieces alike (sizes and strides) JOIN and SPLIT on CUDA up to 16 per
+// copy_parts / split_parts launch, read or written through one span of device
+// memory (runtime/ops/split_join.cpp): groups of 16 and a shorter last one,
+// each piece in its own buffer, or all in one buffer in reverse order one
+// element apart (16-bit pieces then move in elements, not words; the element
+// between two pieces is never written); uneven pieces move a piece per launch.
+TEST_CASE("JOIN and SPLIT of pieces alike, several per launch on CUDA, every data type", "[split][join][parts]") {
     std::mt19937 rng(test_seed());
     for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
         for (uint32_t count : {2u, 3u, 16u, 17u, 35u}) {
@@ -275,16 +276,13 @@ TEST_CASE("JOIN of pieces alike, several per launch on CUDA, every data type", "
                                                uint32_t(1 + rng() % 9)};
                 const uint32_t axis = rng() % 3;
                 const std::vector<uint32_t> piece_strides = random_strides(sizes, rng, false);
-                std::vector<TestTensor> pieces;
-                for (uint32_t k = 0; k < count; ++k) {
-                    pieces.emplace_back(type, sizes, piece_strides);
-                    TestTensor &piece = pieces.back();
+                std::vector<TestTensor> pieces(count, TestTensor(type, sizes, piece_strides));
+                for (TestTensor &piece : pieces) {
                     piece.for_each_index([&](const std::vector<uint32_t> &i) {
                         piece.set_bits(piece.offset(i), ((uint64_t)rng() << 32) | rng());
                     });
+                    piece.buffer_desc.GuaranteedBaseOffsetAlignment = bytes_of(type);  // offsets of an element
                 }
-                // Offsets a multiple of the element size (set once the vector stops moving its tensors).
-                for (TestTensor &piece : pieces) piece.buffer_desc.GuaranteedBaseOffsetAlignment = bytes_of(type);
                 std::vector<uint32_t> whole_sizes = sizes;
                 whole_sizes[axis] *= count;
                 TestTensor whole(type, whole_sizes, random_strides(whole_sizes, rng, false));
@@ -296,27 +294,54 @@ TEST_CASE("JOIN of pieces alike, several per launch on CUDA, every data type", "
                 INFO(label);
                 // One buffer: piece k at (count - 1 - k) steps of its bytes plus one element.
                 const size_t step = pieces[0].storage.size() + bytes_of(type);
-                std::vector<uint8_t> shared(step * count);
-                std::vector<HDML_BUFFER_BINDING> inputs = bindings(pieces);
-                if (one_buffer) {
-                    for (uint32_t k = 0; k < count; ++k) {
-                        const size_t at = (count - 1 - k) * step;
-                        std::copy(pieces[k].storage.begin(), pieces[k].storage.end(), shared.begin() + at);
-                        inputs[k] = {shared.data(), at, pieces[k].storage.size()};
+                auto at = [&](uint32_t k) { return (count - 1 - k) * step; };
+                std::vector<uint8_t> shared(step * count, 0xA5);
+                auto piece_bindings = [&]() {
+                    std::vector<HDML_BUFFER_BINDING> b = bindings(pieces);
+                    for (uint32_t k = 0; one_buffer && k < count; ++k) {
+                        b[k] = {shared.data(), at(k), pieces[k].storage.size()};
                     }
-                }
+                    return b;
+                };
                 auto d = descs(pieces);
+                // JOIN: the pieces into the whole.
+                for (uint32_t k = 0; one_buffer && k < count; ++k) {
+                    std::copy(pieces[k].storage.begin(), pieces[k].storage.end(), shared.begin() + at(k));
+                }
                 DML_JOIN_OPERATOR_DESC join{count, d.data(), &whole.desc, axis};
-                Runner runner;
-                REQUIRE(runner.create(DML_OPERATOR_JOIN, &join) == S_OK);
-                const std::string kernels = hdmlGetOperatorKernels(runner.op);
-                INFO("kernels " << kernels);
+                Runner joiner;
+                REQUIRE(joiner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+                std::string kernels = hdmlGetOperatorKernels(joiner.op);
                 CHECK((kernels.find("hdml_copy_parts_") != std::string::npos) == test_on_cuda());
-                REQUIRE(runner.execute(inputs, {whole.binding()}) == S_OK);
+                REQUIRE(joiner.execute(piece_bindings(), {whole.binding()}) == S_OK);
                 for (uint32_t k = 0; k < count; ++k) {
-                    check_piece(whole, pieces[k], axis, k * sizes[axis], label + " piece " + std::to_string(k));
+                    check_piece(whole, pieces[k], axis, k * sizes[axis], label + " joined piece " + std::to_string(k));
                 }
                 check_padding_untouched(whole, whole_before, label);
+                // SPLIT: the whole into fresh pieces (sentinel-filled).
+                const TestTensor fresh(type, sizes, piece_strides);
+                for (TestTensor &piece : pieces) {
+                    piece.storage = fresh.storage;
+                    piece.buffer_desc.GuaranteedBaseOffsetAlignment = bytes_of(type);
+                }
+                std::fill(shared.begin(), shared.end(), 0xA5);
+                DML_SPLIT_OPERATOR_DESC split{&whole.desc, count, d.data(), axis};
+                Runner splitter;
+                REQUIRE(splitter.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+                kernels += std::string(" / ") + hdmlGetOperatorKernels(splitter.op);
+                INFO("kernels " << kernels);
+                CHECK((kernels.find("hdml_split_parts_") != std::string::npos) == test_on_cuda());
+                REQUIRE(splitter.execute({whole.binding()}, piece_bindings()) == S_OK);
+                for (uint32_t k = 0; k < count; ++k) {
+                    if (one_buffer) {
+                        std::copy(shared.begin() + at(k), shared.begin() + at(k) + pieces[k].storage.size(),
+                                  pieces[k].storage.begin());
+                        const size_t gap = at(k) + pieces[k].storage.size();  // the element after the piece
+                        for (size_t b = 0; b < bytes_of(type); ++b) REQUIRE(shared[gap + b] == 0xA5);
+                    }
+                    check_piece(whole, pieces[k], axis, k * sizes[axis], label + " split piece " + std::to_string(k));
+                    check_padding_untouched(pieces[k], fresh, label + " split piece " + std::to_string(k));
+                }
             }
         }
     }
@@ -325,9 +350,12 @@ TEST_CASE("JOIN of pieces alike, several per launch on CUDA, every data type", "
     TestTensor whole(F32, {4, 5});
     auto d = descs(pieces);
     DML_JOIN_OPERATOR_DESC join{2, d.data(), &whole.desc, 1};
-    Runner runner;
-    REQUIRE(runner.create(DML_OPERATOR_JOIN, &join) == S_OK);
-    CHECK(std::string(hdmlGetOperatorKernels(runner.op)).find("hdml_copy_parts_") == std::string::npos);
+    DML_SPLIT_OPERATOR_DESC split{&whole.desc, 2, d.data(), 1};
+    Runner joiner, splitter;
+    REQUIRE(joiner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+    REQUIRE(splitter.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+    CHECK(std::string(hdmlGetOperatorKernels(joiner.op)).find("_parts_") == std::string::npos);
+    CHECK(std::string(hdmlGetOperatorKernels(splitter.op)).find("_parts_") == std::string::npos);
 }
 
 // Dense rows, the copy plans' main path (dims fused into long rows, a long

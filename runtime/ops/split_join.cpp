@@ -2,8 +2,8 @@
 // axis. Validation per DirectML; execution is strided copies of each piece, the
 // whole tensor's view offset along the axis (any data type: keyed by element
 // size; 64-bit elements as pairs of 32-bit words where the device moves them
-// so), on CPUs a block of the whole's rows at a time, and on CUDA a JOIN of
-// pieces alike up to 16 pieces per launch.
+// so), on CPUs a block of the whole's rows at a time, and on CUDA pieces
+// alike up to 16 per launch.
 #include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/launch.h"
@@ -80,18 +80,21 @@ bool pieces_alike(const std::vector<Tensor> &pieces) {
     return true;
 }
 
-// CUDA JOIN of pieces alike: copy_parts launches, each of up to
-// kCopyPartsPerLaunch pieces read through one span of the address space.
+// CUDA SPLIT/JOIN of pieces alike: split_parts/copy_parts launches, each of up
+// to kCopyPartsPerLaunch pieces written/read through one span of the address space.
 struct PartsPlan {
     const KernelEntry *kernel = nullptr;       // of the copy kernel's elements; nullptr: a piece per launch
     const KernelEntry *word_kernel = nullptr;  // of 32-bit words, where the pieces move in words
     int64_t piece_step = 0;                    // elements of the whole between one piece and the next
 };
 
-// Elements from a piece's first to its last one, plus one, in the kernel's dims.
-int64_t piece_footprint(const CopyShape &shape) {
+// Elements from a piece's first to its last one, plus one, in the kernel's
+// dims (the piece is the copy's output in a SPLIT, its input in a JOIN).
+int64_t piece_footprint(const CopyShape &shape, bool split) {
     int64_t last = 0;
-    for (const Dim *dim : {&shape.x, &shape.y, &shape.z}) last += (dim->extent - 1) * dim->in_stride;
+    for (const Dim *dim : {&shape.x, &shape.y, &shape.z}) {
+        last += (dim->extent - 1) * (split ? dim->out_stride : dim->in_stride);
+    }
     return last + 1;
 }
 
@@ -125,7 +128,7 @@ public:
         }
         if (!on_gpu(device)) plan_blocks(whole, pieces, axis, name);
         const int64_t min_pieces = device.thresholds.copy_parts_min_pieces;
-        if (!split && on_cuda(device) && min_pieces > 0 && (int64_t)pieces.size() >= std::max<int64_t>(2, min_pieces) &&
+        if (on_cuda(device) && min_pieces > 0 && (int64_t)pieces.size() >= std::max<int64_t>(2, min_pieces) &&
             pieces_alike(pieces)) {
             HDML_RETURN_IF_FAILED(plan_parts(name));
         }
@@ -221,12 +224,13 @@ private:
     }
 
     HRESULT plan_parts(const char *name) {
-        HDML_RETURN_IF_FAILED(require_kernel(device, Family::copy_parts, KernelParams{}.with(uint_dtype(unit_)), name,
-                                             &parts_.kernel));
+        const Family family = split_ ? Family::split_parts : Family::copy_parts;
+        const KernelParams elements = KernelParams{}.with(uint_dtype(unit_));
+        HDML_RETURN_IF_FAILED(require_kernel(device, family, elements, name, &parts_.kernel));
         kernel_names += std::string(" ") + parts_.kernel->name;
         if (moves_[0].words) {
             const KernelParams words = KernelParams{}.with(uint_dtype(kWordBytes));
-            HDML_RETURN_IF_FAILED(require_kernel(device, Family::copy_parts, words, name, &parts_.word_kernel));
+            HDML_RETURN_IF_FAILED(require_kernel(device, family, words, name, &parts_.word_kernel));
             if (parts_.word_kernel != parts_.kernel) kernel_names += std::string(" ") + parts_.word_kernel->name;
         }
         parts_.piece_step = whole_offsets_[1];
@@ -235,24 +239,25 @@ private:
         return S_OK;
     }
 
-    // Pieces [first, first + count) in one copy_parts launch per offset of
-    // their loops; nullopt where they do not fit one span of the address
-    // space that 32-bit offsets reach (they then move a piece at a time).
+    // Pieces [first, first + count) in one copy_parts (split_parts) launch per
+    // offset of their loops; nullopt where they do not fit one span of the
+    // address space that 32-bit offsets reach (they then move a piece at a time).
     std::optional<HRESULT> move_parts(size_t first, size_t count, const void *const *in, void *const *out) const {
         const PieceMove &move = moves_[0];
-        auto *dst = static_cast<uint8_t *>(out[0]) + must_mul<int64_t>(whole_offsets_[first], esize_);
+        auto *whole = static_cast<uint8_t *>(split_ ? const_cast<void *>(in[0]) : out[0]) +
+                      must_mul<int64_t>(whole_offsets_[first], esize_);
         const int64_t step_bytes = must_mul<int64_t>(parts_.piece_step, esize_);
         // The pieces are separate allocations: their addresses compare as integers.
-        auto address = [&](size_t k) { return reinterpret_cast<uintptr_t>(in[k]); };
+        auto address = [&](size_t k) { return reinterpret_cast<uintptr_t>(split_ ? out[k] : in[k]); };
         uintptr_t span = address(first);
         bool in_words = move.words && parts_.word_kernel && step_bytes % kWordBytes == 0;
         for (size_t k = first; k < first + count; ++k) {
             span = std::min(span, address(k));
-            in_words = in_words && aligned_to(kWordBytes, in[k], dst);
+            in_words = in_words && (address(k) | reinterpret_cast<uintptr_t>(whole)) % kWordBytes == 0;
         }
         const uint32_t unit = in_words ? kWordBytes : unit_;
         const CopyShape &shape = in_words ? *move.words : move.elements;
-        const int64_t footprint = piece_footprint(shape);
+        const int64_t footprint = piece_footprint(shape, split_);
         if (footprint > kMaxKernelExtent) return std::nullopt;
         std::array<int32_t, kCopyPartsPerLaunch> offsets{};
         int64_t span_extent = 0;
@@ -264,9 +269,9 @@ private:
         }
         for (size_t k = count; k < kCopyPartsPerLaunch; ++k) offsets[k] = offsets[0];  // unread: k < count
         if (step_bytes / unit > kMaxKernelExtent) return std::nullopt;
-        return run_copy_parts(device, in_words ? parts_.word_kernel : parts_.kernel, shape,
-                              reinterpret_cast<const uint8_t *>(span), (int32_t)span_extent, offsets, (int32_t)count,
-                              (int32_t)(step_bytes / unit), dst, unit);
+        return run_parts(device, in_words ? parts_.word_kernel : parts_.kernel, shape,
+                              reinterpret_cast<uint8_t *>(span), (int32_t)span_extent, offsets, (int32_t)count,
+                              (int32_t)(step_bytes / unit), whole, unit);
     }
 
     HRESULT move_block(int64_t block, const void *const *in, void *const *out) {

@@ -51,6 +51,27 @@ inline void schedule_parts_gpu(Halide::Func out, Halide::Var x, Halide::Var y, H
     out.fuse(b, z, bz).gpu_blocks(bz, k);
 }
 
+// SPLIT's pieces alike written through one span (split_parts): the update
+// over r = (row of a group, x, group of rows, z, k). Halide keeps an
+// update's loops in r's order (it reorders no reduction vars), so the rows a
+// thread copies (unrolled, their loads in flight together) are r's innermost
+// dimension; a block is `threads` threads along x; grid x the groups of rows
+// by the x blocks, grid y z (fused into grid x past 65535), grid z the pieces.
+inline void schedule_parts_scatter_gpu(Halide::Func span, const Halide::RDom &r, const Halide::Expr &z_extent,
+                                       int threads) {
+    using namespace Halide;
+    // The pure definition (undef) writes nothing, but left a host loop it would
+    // have Halide ask for the span's host memory.
+    Var i = span.args()[0], io("io"), ii("ii");
+    span.split(i, io, ii, threads, TailStrategy::GuardWithIf).gpu_blocks(io).gpu_threads(ii);
+    RVar xo("xo"), xi("xi"), b("b"), bz("bz");
+    // The pieces never overlap: no two threads store to one element.
+    Stage scatter = span.update().allow_race_conditions();
+    scatter.split(r[1], xo, xi, threads, TailStrategy::GuardWithIf).fuse(xo, r[2], b).gpu_threads(xi).unroll(r[0]);
+    scatter.specialize(z_extent <= 65535).gpu_blocks(b, r[3], r[4]);
+    scatter.fuse(b, r[3], bz).gpu_blocks(bz, r[4]);
+}
+
 // Gather: along the innermost axis (x is 1), threads along j; rows (x long)
 // copied as the copy kernel copies rows, j for y.
 inline void schedule_gather_gpu(GatherStages &s, const GatherTuning &p) {

@@ -1,8 +1,9 @@
-"""Same-run A/B of gpu_bench.py JSON files: `compare.py ON_DIR [OFF_DIR]` reads ON_DIR/join_on_<round>.json
-(a library with copy_parts taken) and OFF_DIR/join_off_<round>.json (OFF_DIR defaults to ON_DIR, else
-its parent: the same library under an HDML_DISPATCH_CUDA overlay of copy_parts_min_pieces = 0, a piece
-per launch) and prints, per case, hdml's GB/s (median of the rounds, cold L2 where measured), on / off,
-and on / PyTorch."""
+"""Same-run A/B of gpu_bench.py JSON files: `compare.py [--op join|split] ON_DIR [OFF_DIR]` reads
+ON_DIR/<op>_on_<round>.json (a library with copy_parts or split_parts taken) and
+OFF_DIR/<op>_off_<round>.json (OFF_DIR defaults to ON_DIR, else its parent: the same library under an
+HDML_DISPATCH_CUDA overlay of copy_parts_min_pieces = 0, a piece per launch); <op> is join unless --op
+says split. Prints, per case, hdml's GB/s (median of the rounds, cold L2 where measured), on / off, and
+on / PyTorch."""
 import glob, json, os, statistics, sys
 
 
@@ -22,12 +23,16 @@ def load(pattern):
     return rows, result["gpu"], result["copy_gbps"]
 
 
-d = sys.argv[1]
-off_dir = sys.argv[2] if len(sys.argv) > 2 else d if glob.glob(os.path.join(d, "join_off_*.json")) else \
+args = sys.argv[1:]
+op = "join"
+if args[:1] == ["--op"]:
+    op, args = args[1], args[2:]
+d = args[0]
+off_dir = args[1] if len(args) > 1 else d if glob.glob(os.path.join(d, f"{op}_off_*.json")) else \
     os.path.dirname(os.path.normpath(d))
-on, gpu, copy = load(os.path.join(d, "join_on_*.json"))
-off, _, _ = load(os.path.join(off_dir, "join_off_*.json"))
-print(f"{gpu}; copy {copy:.0f} GB/s; medians of {len(glob.glob(os.path.join(d, 'join_on_*.json')))} rounds\n")
+on, gpu, copy = load(os.path.join(d, f"{op}_on_*.json"))
+off, _, _ = load(os.path.join(off_dir, f"{op}_off_*.json"))
+print(f"{gpu}; copy {copy:.0f} GB/s; medians of {len(glob.glob(os.path.join(d, f'{op}_on_*.json')))} rounds\n")
 print("| case | type | off GB/s | on GB/s | on % of copy | on / off | PyTorch GB/s | on / PyTorch |")
 print("|---|---|---|---|---|---|---|---|")
 for key in on:

@@ -6,13 +6,13 @@ import json
 # A number is named "<scope>.<key>": a generator's GeneratorParam ("reduce.accumulators"),
 # the same for one kernel of it ("hdml_reduce_float32_inner_log_sum_exp.accumulators", the
 # kernel without its platform suffix) or a run-time threshold ("dispatch.reduce_row_lanes_max_row").
-GENERATORS = ("arg_reduce", "normalize_indices", "reduce", "gather", "copy", "copy_parts", "scan")
+GENERATORS = ("arg_reduce", "normalize_indices", "reduce", "gather", "copy", "copy_parts", "split_parts", "scan")
 
 DEVICES = ("cpu", "cuda", "d3d12")
 # The families a threshold's choice serves, by its name's prefix: REDUCE's
 # variant list picks the arg_reduce kernels too.
 THRESHOLD_FAMILIES = {"reduce": ("reduce", "arg_reduce"), "scan": ("scan",), "gather": ("gather",),
-                      "copy": ("copy", "copy_parts")}
+                      "copy": ("copy", "copy_parts", "split_parts")}
 
 
 def kernel_base(name, platform):
