@@ -1,5 +1,7 @@
 #include "runtime/launch.h"
 
+#include "runtime/error.h"
+
 namespace hdml {
 
 namespace {
@@ -17,10 +19,22 @@ int call_parts(Fn fn, KernelCall *call, halide_buffer_t *first, const int32_t pi
 HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, const uint8_t *input,
                  uint8_t *output, uint32_t element_size) {
     const halide_type_t type(halide_type_uint, (uint8_t)(element_size * 8));
-    return run_xyz(device, shape.x, shape.y, shape.z, shape.loops, input, type, output, type, kernel->name,
-                   [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *out) {
-                       return kernel_fn<copy_fn>(kernel)(call, in, out);
-                   });
+    auto copy = [&](const CopyShape &part, const uint8_t *from, uint8_t *to) {
+        return run_xyz(device, part.x, part.y, part.z, part.loops, from, type, to, type, kernel->name,
+                       [&](KernelCall *call, halide_buffer_t *in, halide_buffer_t *out) {
+                           return kernel_fn<copy_fn>(kernel)(call, in, out);
+                       });
+    };
+    const int64_t head = sector_head(shape, reinterpret_cast<uintptr_t>(output), element_size,
+                                     device.thresholds.copy_sector_min_bytes);
+    if (head == 0) return copy(shape, input, output);
+    // Each row's head, then the rest, whose rows start on a sector.
+    CopyShape head_part = shape, rest = shape;
+    head_part.x.extent = head;
+    rest.x.extent -= head;
+    HDML_RETURN_IF_FAILED(copy(head_part, input, output));
+    return copy(rest, input + must_mul<int64_t>(head * shape.x.in_stride, element_size),
+                output + must_mul<int64_t>(head, element_size));
 }
 
 HRESULT run_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, uint8_t *span,

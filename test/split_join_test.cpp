@@ -4,6 +4,7 @@
 // and one test per validation rule.
 #include "catch.hpp"
 #include "dispatch_overlay.h"
+#include "runtime/shape/copy.h"
 #include "test_tensor.h"
 
 #include <algorithm>
@@ -447,6 +448,64 @@ TEST_CASE("SPLIT then JOIN of contiguous pieces cut into rows, every data type",
             check_round_trip(whole, 0, lengths, packed, rng,
                              std::string(short_name(type)) + " sizes " + shape_string(sizes) + " pieces " +
                                  shape_string(lengths));
+        }
+    }
+}
+
+// On CUDA a large copy whose output rows start inside a 32-byte sector copies
+// each row's head apart, then the rest from the sector on (sector_head,
+// runtime/shape/copy.h; run_copy): the rule, then JOINs of pieces into packed
+// rows of whole sectors (most pieces then start mid-sector) with the
+// copy_sector_min_bytes overlay at 1 byte, so every such copy goes in two parts.
+TEST_CASE("Copies whose output rows start inside a sector: the head apart", "[split][join][sectors]") {
+    using hdml::CopyShape;
+    using hdml::sector_head;
+    const int64_t MiB16 = 16 << 20;
+    // float16 rows of 1000 in words: 500 words, rows 8192 words apart, 16384 rows (32 MB).
+    CopyShape rows;
+    rows.x = {500, 1, 1};
+    rows.y = {16384, 500, 8192};
+    CHECK(sector_head(rows, 16, 4, MiB16) == 4);     // 16 bytes into a sector: 4 words apart
+    CHECK(sector_head(rows, 4096 + 24, 4, MiB16) == 2);
+    CHECK(sector_head(rows, 64, 4, MiB16) == 0);     // on a sector
+    CHECK(sector_head(rows, 16, 4, 0) == 0);         // never
+    CHECK(sector_head(rows, 16, 4, -1) == 0);        // not set (CPUs, D3D12)
+    CHECK(sector_head(rows, 16, 4, 64 << 20) == 0);  // a copy smaller than the threshold
+    CHECK(sector_head(rows, 16, 4, INT64_MAX) == 0); // the size saturates
+    CHECK(sector_head(rows, 6, 4, 1) == 0);          // not at an element
+    CHECK(sector_head(rows, 8, 2, 1) == 12);         // 16-bit elements
+    CopyShape odd_rows = rows;
+    odd_rows.y.out_stride = 8191;  // rows start at different places in their sectors
+    CHECK(sector_head(odd_rows, 16, 4, 1) == 0);
+    odd_rows.y.extent = 1;  // one row: its stride does not matter
+    CHECK(sector_head(odd_rows, 16, 4, 1) == 4);
+    CopyShape looped = rows;
+    looped.loops = {{3, 0, 8192 * 16384 + 4}};  // loop offsets 16 bytes apart
+    CHECK(sector_head(looped, 16, 4, 1) == 0);
+    CopyShape strided = rows;
+    strided.x.out_stride = 2;
+    CHECK(sector_head(strided, 16, 4, 1) == 0);
+    CopyShape short_rows = rows;
+    short_rows.x.extent = 31;  // under a 128-byte line
+    CHECK(sector_head(short_rows, 16, 4, 1) == 0);
+    short_rows.x.extent = 32;
+    CHECK(sector_head(short_rows, 16, 4, 1) == 4);
+
+    if (!test_on_cuda()) return;  // a CUDA threshold
+    const ScopedDispatch overlay("sectors.json", R"({"dispatch": {"copy_sector_min_bytes": 1}})");
+    std::mt19937 rng(test_seed());
+    auto packed = [](const std::vector<uint32_t> &) { return std::vector<uint32_t>{}; };
+    for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
+        for (int c = 0; c < 6; ++c) {
+            // Rows of 128-480 elements (whole sectors for every type), pieces along them.
+            std::vector<uint32_t> sizes = {uint32_t(2 + rng() % 8), 32 * uint32_t(4 + rng() % 12)};
+            if (c % 2) sizes.insert(sizes.begin(), uint32_t(2 + rng() % 3));
+            const uint32_t axis = (uint32_t)sizes.size() - 1;
+            const std::vector<uint32_t> lengths = random_lengths(sizes[axis], rng);
+            TestTensor whole(type, sizes, packed(sizes));
+            check_round_trip(whole, axis, lengths, packed, rng,
+                             std::string(short_name(type)) + " sizes " + shape_string(sizes) + " pieces " +
+                                 shape_string(lengths) + " (seed " + std::to_string(test_seed()) + ")");
         }
     }
 }

@@ -6,6 +6,7 @@
 #include "runtime/shape/dims.h"
 #include "runtime/variants/thresholds.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,33 @@ CopyShape plan_copy(const std::vector<Dim> &dims, int64_t run_row = kDefaultCopy
 // run_row for elements of `element_bytes` from the copy_run_row_bytes
 // threshold (CPUs; the default elsewhere).
 int64_t copy_run_row(const DispatchThresholds &thresholds, uint32_t element_bytes);
+
+// GPU stores that fill part of a 32-byte sector cost a copy ~20% of its
+// bandwidth (H100: JOIN rows starting 8 or 16 bytes into a sector 2310 GB/s,
+// sector-aligned 2904), even where the next store fills the rest.
+constexpr int64_t kSectorBytes = 32;
+
+// Elements at the head of each row of `shape` (output at `output`, elements
+// of `element_size` bytes) to copy apart, so that the rest of every row
+// starts on a sector: 0 (copy it whole) unless the rows are contiguous, at
+// least a 128-byte line long, all start equally far into a sector, and the
+// copy moves at least `min_bytes` (the copy_sector_min_bytes threshold; 0 or
+// unset: never), where one more launch pays.
+inline int64_t sector_head(const CopyShape &shape, uintptr_t output, uint32_t element_size, int64_t min_bytes) {
+    const int64_t into_sector = (int64_t)(output % kSectorBytes);
+    if (min_bytes <= 0 || into_sector == 0 || into_sector % element_size != 0 || shape.x.out_stride != 1 ||
+        shape.x.extent * element_size < 4 * kSectorBytes) {
+        return 0;
+    }
+    int64_t bytes = shape.x.extent * element_size;  // <= 2^31 elements of <= 8 bytes
+    std::vector<const Dim *> rows = {&shape.y, &shape.z};
+    for (const Dim &loop : shape.loops) rows.push_back(&loop);
+    for (const Dim *dim : rows) {
+        if (dim->extent > 1 && (dim->out_stride * (int64_t)element_size) % kSectorBytes != 0) return 0;
+        bytes = dim->extent > 0 && bytes > min_bytes / dim->extent ? min_bytes : bytes * dim->extent;  // saturates
+    }
+    const int64_t head = (kSectorBytes - into_sector) / element_size;
+    return bytes >= min_bytes && head < shape.x.extent ? head : 0;
+}
 
 }  // namespace hdml

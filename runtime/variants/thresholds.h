@@ -33,7 +33,8 @@ namespace hdml {
     X(scan_line_walk_min_lines, cuda)          /* ... fewest lines per call */                                 \
     X(copy_pieces_block_bytes, cpu)            /* CPUs: bytes of the whole per SPLIT/JOIN task (0: by piece) */ \
     X(copy_run_row_bytes, cpu)                 /* CPUs: bytes per row a long contiguous copy is cut into */     \
-    X(copy_parts_min_pieces, cuda)             /* CUDA: fewest pieces alike SPLIT/JOIN move 16 per launch (0: never) */
+    X(copy_parts_min_pieces, cuda)             /* CUDA: fewest pieces alike SPLIT/JOIN move 16 per launch (0: never) */ \
+    X(copy_sector_min_bytes, cuda)             /* CUDA: fewest bytes of a copy whose rows' heads go apart (0: never) */
 
 struct DispatchThresholds {
 #define HDML_FIELD(name, platform) int64_t name = -1;  // -1: not set for this platform

@@ -1,8 +1,8 @@
 """Same-run A/B of gpu_bench.py JSON files: `compare.py [--op join|split] ON_DIR [OFF_DIR]` reads
 ON_DIR/<op>_on_<round>.json (a library with copy_parts or split_parts taken) and
 OFF_DIR/<op>_off_<round>.json (OFF_DIR defaults to ON_DIR, else its parent: the same library under an
-HDML_DISPATCH_CUDA overlay of copy_parts_min_pieces = 0, a piece per launch); <op> is join unless --op
-says split. Prints, per case, hdml's GB/s (median of the rounds, cold L2 where measured), on / off, and
+HDML_DISPATCH_CUDA overlay that turns the change off, here copy_parts_min_pieces = 0, a piece per launch;
+in ../2026-11-28-gpu-join-alignment/, copy_sector_min_bytes = 0); <op> is join unless --op says split. Prints, per case, hdml's GB/s (median of the rounds, cold L2 where measured), on / off, and
 on / PyTorch."""
 import glob, json, os, statistics, sys
 

@@ -6,12 +6,7 @@
 set -u
 OUT=$1
 RES=$(mktemp -d)
-export LD_LIBRARY_PATH=$PWD/.device-bin
-for s in split_join_test kernel_choice_test; do
-    HDML_TEST_DEVICE=cuda .device-bin/$s > "$RES/$s.cuda.log" 2>&1; echo "$s rc=$?"; tail -2 "$RES/$s.cuda.log"
-done
-HDML_TEST_DEVICE=cuda HDML_64BIT_MOVES=word_pairs .device-bin/split_join_test > "$RES/split_join_test.cuda.word_pairs.log" 2>&1
-echo "word pairs rc=$?"; tail -2 "$RES/split_join_test.cuda.word_pairs.log"
+source bench/results/2026-11-28-gpu-join-parts/suites.sh
 echo '{"dispatch": {"copy_parts_min_pieces": 0}}' > /tmp/off.json
 lib=.device-bin/libhdml.so.0
 python3 bench/results/2026-11-27-gpu-join-launches/launch_rate.py $lib split > "$RES/rate_on.txt"
