@@ -38,8 +38,8 @@ HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const Cop
 }
 
 HRESULT run_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, uint8_t *span,
-                       int32_t span_extent, const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets,
-                       int32_t pieces, int32_t piece_step, uint8_t *whole, uint32_t element_size) {
+                  int32_t span_extent, const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets, int32_t pieces,
+                  int32_t piece_step, uint8_t *whole, uint32_t element_size) {
     const bool split = kernel->family == Family::split_parts;
     const halide_type_t type(halide_type_uint, (uint8_t)(element_size * 8));
     const Dim *dims[3] = {&shape.x, &shape.y, &shape.z};
@@ -49,7 +49,8 @@ HRESULT run_parts(const hdml_device &device, const KernelEntry *kernel, const Co
         span_buf.set_dim(0, span_extent, 1);
         KernelBuffer<4> whole_buf(whole + must_mul<int64_t>(whole_at, element_size), type, device);
         for (int d = 0; d < 3; ++d) {
-            whole_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)(split ? dims[d]->in_stride : dims[d]->out_stride));
+            const int64_t stride = split ? dims[d]->in_stride : dims[d]->out_stride;
+            whole_buf.set_dim(d, (int32_t)dims[d]->extent, (int32_t)stride);
         }
         whole_buf.set_dim(3, pieces, piece_step);
         const int32_t piece_strides[3] = {

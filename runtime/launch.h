@@ -60,7 +60,7 @@ HRESULT run_copy(const hdml_device &device, const KernelEntry *kernel, const Cop
 // shape's input side is the pieces'), split_parts writes them (SPLIT: its
 // output side is). A launch per offset of the shape's loops.
 HRESULT run_parts(const hdml_device &device, const KernelEntry *kernel, const CopyShape &shape, uint8_t *span,
-                       int32_t span_extent, const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets,
-                       int32_t pieces, int32_t piece_step, uint8_t *whole, uint32_t element_size);
+                  int32_t span_extent, const std::array<int32_t, kCopyPartsPerLaunch> &piece_offsets, int32_t pieces,
+                  int32_t piece_step, uint8_t *whole, uint32_t element_size);
 
 }  // namespace hdml

@@ -269,9 +269,9 @@ private:
         }
         for (size_t k = count; k < kCopyPartsPerLaunch; ++k) offsets[k] = offsets[0];  // unread: k < count
         if (step_bytes / unit > kMaxKernelExtent) return std::nullopt;
-        return run_parts(device, in_words ? parts_.word_kernel : parts_.kernel, shape,
-                              reinterpret_cast<uint8_t *>(span), (int32_t)span_extent, offsets, (int32_t)count,
-                              (int32_t)(step_bytes / unit), whole, unit);
+        const KernelEntry *kernel = in_words ? parts_.word_kernel : parts_.kernel;
+        return run_parts(device, kernel, shape, reinterpret_cast<uint8_t *>(span), (int32_t)span_extent, offsets,
+                         (int32_t)count, (int32_t)(step_bytes / unit), whole, unit);
     }
 
     HRESULT move_block(int64_t block, const void *const *in, void *const *out) {
