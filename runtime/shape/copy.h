@@ -49,11 +49,14 @@ inline int64_t sector_head(const CopyShape &shape, uintptr_t output, uint32_t el
         return 0;
     }
     int64_t bytes = shape.x.extent * element_size;  // <= 2^31 elements of <= 8 bytes
-    std::vector<const Dim *> rows = {&shape.y, &shape.z};
-    for (const Dim &loop : shape.loops) rows.push_back(&loop);
-    for (const Dim *dim : rows) {
-        if (dim->extent > 1 && (dim->out_stride * (int64_t)element_size) % kSectorBytes != 0) return 0;
-        bytes = dim->extent > 0 && bytes > min_bytes / dim->extent ? min_bytes : bytes * dim->extent;  // saturates
+    // Whether every row of `dim` starts as far into a sector; counts its bytes (saturating at min_bytes).
+    auto rows_alike = [&](const Dim &dim) {
+        bytes = dim.extent > 0 && bytes > min_bytes / dim.extent ? min_bytes : bytes * dim.extent;
+        return dim.extent <= 1 || (dim.out_stride * (int64_t)element_size) % kSectorBytes == 0;
+    };
+    if (!rows_alike(shape.y) || !rows_alike(shape.z)) return 0;
+    for (const Dim &loop : shape.loops) {
+        if (!rows_alike(loop)) return 0;
     }
     const int64_t head = (kSectorBytes - into_sector) / element_size;
     return bytes >= min_bytes && head < shape.x.extent ? head : 0;
