@@ -56,11 +56,12 @@ void check_scan(const ScanCase &c, const TestTensor &out, const std::string &lab
     std::vector<uint32_t> line_sizes = c.in.sizes;
     line_sizes[c.axis] = 1;
     TestTensor lines(F32, line_sizes);
+    std::vector<uint32_t> at(c.in.sizes.size());
     lines.for_each_index([&](const std::vector<uint32_t> &start) {
         double acc = sum ? 0 : 1, scale = sum ? 0 : 1;
         uint64_t iacc = sum ? 0 : 1;
+        at = start;
         for (uint32_t step = 0; step < n; ++step) {
-            std::vector<uint32_t> at = start;
             at[c.axis] = c.reverse ? n - 1 - step : step;
             const uint64_t in_off = c.in.offset(at), out_off = out.offset(at);
             // The message is built only for a mismatch: these loops visit millions of elements.
@@ -113,13 +114,13 @@ void check_random_case(DML_OPERATOR_TYPE type, DML_TENSOR_DATA_TYPE dtype, const
     c.reverse = reverse;
     c.exclusive = exclusive;
     c.in = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
-    std::uniform_real_distribution<double> values(type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 0.9 : -2.0,
-                                                  type == DML_OPERATOR_CUMULATIVE_PRODUCT ? 1.1 : 2.0);
+    ElementRandom random(rng);
+    const bool product = type == DML_OPERATOR_CUMULATIVE_PRODUCT;
     c.in.for_each_index([&](const std::vector<uint32_t> &i) {
         if (is_float(dtype)) {
-            c.in.set_float(c.in.offset(i), values(rng));
+            c.in.set_float(c.in.offset(i), product ? random.uniform(0.9, 1.1) : random.uniform(-2.0, 2.0));
         } else {
-            c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
+            c.in.set_bits(c.in.offset(i), random.bits());
         }
     });
     c.out = TestTensor(dtype, sizes, random_strides(sizes, rng, false));

@@ -98,24 +98,20 @@ void reduce_rows_columns_and_alone(DML_REDUCE_FUNCTION fn, DML_TENSOR_DATA_TYPE 
 
 // Fills a tensor with values suited to the function (keeps products and logs finite).
 void fill_random(TestTensor &t, DML_REDUCE_FUNCTION fn, std::mt19937 &rng) {
-    std::uniform_real_distribution<double> wide(-2.0, 2.0), positive(0.5, 2.0), near_one(0.8, 1.25);
-    std::uniform_int_distribution<int> small(-4, 4);
+    ElementRandom random(rng);
+    const bool arg = fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN;
+    // Coarse values make ties likely, which argmax/argmin must resolve exactly.
+    const bool coarse = arg || fn == DML_REDUCE_FUNCTION_MAX || fn == DML_REDUCE_FUNCTION_MIN;
     t.for_each_index([&](const std::vector<uint32_t> &index) {
         const uint64_t off = t.offset(index);
         if (is_float(t.type)) {
-            double v = fn == DML_REDUCE_FUNCTION_MULTIPLY ? near_one(rng)
-                       : fn == DML_REDUCE_FUNCTION_LOG_SUM ? positive(rng)
-                                                           : wide(rng);
-            // Coarse values make ties likely, which argmax/argmin must resolve exactly.
-            if (fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN || fn == DML_REDUCE_FUNCTION_MAX ||
-                fn == DML_REDUCE_FUNCTION_MIN) {
-                v = small(rng) * 0.5;
-            }
+            const double v = coarse                               ? random.integer(-4, 4) * 0.5
+                             : fn == DML_REDUCE_FUNCTION_MULTIPLY ? random.uniform(0.8, 1.25)
+                             : fn == DML_REDUCE_FUNCTION_LOG_SUM  ? random.uniform(0.5, 2.0)
+                                                                  : random.uniform(-2.0, 2.0);
             t.set_float(off, v);
         } else {
-            uint64_t v = ((uint64_t)rng() << 32) | rng();
-            if (fn == DML_REDUCE_FUNCTION_ARGMAX || fn == DML_REDUCE_FUNCTION_ARGMIN) v = (uint64_t)(int64_t)small(rng);
-            t.set_bits(off, v);
+            t.set_bits(off, arg ? (uint64_t)(int64_t)random.integer(-4, 4) : random.bits());
         }
     });
 }

@@ -35,31 +35,47 @@ inline double ordered_extreme(double a, double b, bool max) {
 // NaN counts as larger than everything for both.
 inline RefValue reference_reduce(const TestTensor &in, uint32_t mask, const std::vector<uint32_t> &out_index,
                                  DML_REDUCE_FUNCTION fn, bool last_index = false) {
-    std::vector<uint32_t> reduced_dims;
-    for (uint32_t d = 0; d < in.sizes.size(); ++d) {
-        if ((mask >> d) & 1) reduced_dims.push_back(d);
-    }
-    std::vector<uint32_t> index = out_index;
     const bool fl = is_float(in.type);
     const int bits = (int)bytes_of(in.type) * 8;
 
-    // Visit the reduced sub-tensor in row-major order.
-    std::vector<double> values;
-    std::vector<uint64_t> raw;
-    std::vector<uint32_t> sub(reduced_dims.size(), 0);
+    // Visit the reduced sub-tensor in row-major order, its offset stepped
+    // along. The buffers are reused from call to call: tests call this once
+    // per output, millions of times, and fresh allocations each time (regrown
+    // on tall columns) cost more than the kernels under test.
+    thread_local std::vector<uint32_t> reduced_dims, sub;
+    thread_local std::vector<double> values;
+    thread_local std::vector<uint64_t> raw;
+    reduced_dims.clear();
+    values.clear();
+    raw.clear();
+    uint64_t off = 0;
+    for (uint32_t d = 0; d < in.sizes.size(); ++d) {
+        if ((mask >> d) & 1) {
+            reduced_dims.push_back(d);
+        } else {
+            off += (uint64_t)out_index[d] * in.strides[d];
+        }
+    }
+    sub.assign(reduced_dims.size(), 0);
     while (true) {
-        for (size_t k = 0; k < reduced_dims.size(); ++k) index[reduced_dims[k]] = sub[k];
-        const uint64_t off = in.offset(index);
-        if (fl) values.push_back(in.float_at(off));
-        raw.push_back(in.bits_at(off));
+        if (fl) {
+            values.push_back(in.float_at(off));
+        } else {
+            raw.push_back(in.bits_at(off));
+        }
         size_t k = reduced_dims.size();
         while (k-- > 0) {
-            if (++sub[k] < in.sizes[reduced_dims[k]]) break;
+            const uint32_t d = reduced_dims[k];
+            if (++sub[k] < in.sizes[d]) {
+                off += in.strides[d];
+                break;
+            }
+            off -= (uint64_t)(in.sizes[d] - 1) * in.strides[d];
             sub[k] = 0;
         }
         if (k == (size_t)-1) break;
     }
-    const size_t n = raw.size();
+    const size_t n = fl ? values.size() : raw.size();
     RefValue r;
     r.count = n;
 

@@ -16,6 +16,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hdml_test {
@@ -80,13 +81,24 @@ struct TestTensor {
         storage.assign(((last + 1) * bytes_of(type) + 3) & ~3ull, 0xA5);  // sentinel fill
         refresh();
     }
+    // Copies and moves re-point the desc at their own sizes and strides.
     TestTensor(const TestTensor &other) { *this = other; }
+    TestTensor(TestTensor &&other) noexcept { *this = std::move(other); }
     TestTensor &operator=(const TestTensor &other) {
         type = other.type;
         sizes = other.sizes;
         strides = other.strides;
         storage = other.storage;
         refresh();
+        return *this;
+    }
+    TestTensor &operator=(TestTensor &&other) noexcept {
+        type = other.type;
+        sizes = std::move(other.sizes);
+        strides = std::move(other.strides);
+        storage = std::move(other.storage);
+        refresh();
+        other.refresh();
         return *this;
     }
     void refresh() {
@@ -161,6 +173,28 @@ struct TestTensor {
         }
     }
     HDML_BUFFER_BINDING binding() { return HDML_BUFFER_BINDING{storage.data(), 0, storage.size()}; }
+};
+
+// Random element values for large tensors: splitmix64, one 64-bit word per
+// element (std::mt19937 and its distributions, a call or two per element,
+// took a sixth of the suites' time, more under qemu). Seeded from the case's
+// generator, so a test seed still reproduces every value.
+class ElementRandom {
+public:
+    explicit ElementRandom(std::mt19937 &rng) : state_(((uint64_t)rng() << 32) | rng()) {}
+    uint64_t bits() {
+        uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [lo, hi).
+    double uniform(double lo, double hi) { return lo + (hi - lo) * (double)(bits() >> 11) * 0x1p-53; }
+    // Uniform over the integers lo..hi.
+    int integer(int lo, int hi) { return lo + (int)(bits() % (uint64_t)(hi - lo + 1)); }
+
+private:
+    uint64_t state_;
 };
 
 // Strides for `sizes`: a random memory order of the dims, random row padding,

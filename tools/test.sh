@@ -21,28 +21,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/common.sh
+# Each stage's heading says when it started: CI's budget is 45 minutes.
+stage() { printf '== %s  [at %dm%02ds]\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 hdml_install_packages
 
-echo "== x86 build and tests"
+stage "x86 build"
 hdml_configure_and_build build
+stage "x86 tests"
 (cd build && ctest --output-on-failure -j2) | tee build/ctest.log
 # The .cuda suites skip (exit 77) on machines without a GPU: say why, visibly.
 grep -h "^skipped: " build/Testing/Temporary/LastTest.log | sort | uniq -c || true
 ctest_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build/ctest.log | tail -1)
 ctest_skipped=$(grep -c "(Skipped)$" build/ctest.log || true)
 
-echo "== fuzzers, 60 s each (libFuzzer, ASan+UBSan, on build/'s CPU kernels)"
+stage "fuzzers, 60 s each (libFuzzer, ASan+UBSan, on build/'s CPU kernels)"
 tools/fuzz.sh 60
 
-echo "== aarch64 build and tests under qemu-aarch64"
+stage "aarch64 build"
 # (The sanitizer variants stay on x86: the C++ is the same, and ASan's shadow
 # memory under qemu-user costs far more than it finds.)
 hdml_configure_and_build build-arm -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
     -DHDML_HOST_BUILD=build -DHDML_SANITIZERS=OFF -DHDML_TSAN=OFF
+stage "aarch64 tests under qemu-aarch64"
 (cd build-arm && ctest --output-on-failure -j2) | tee build-arm/ctest.log
 arm_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-arm/ctest.log | tail -1)
 
-echo "== Windows (x86-64, MinGW-w64) build and tests under wine"
+stage "Windows (x86-64, MinGW-w64) build"
 hdml_configure_and_build build-win -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/x86_64-w64-mingw32.cmake \
     -DHDML_HOST_BUILD=build
 export WINEDEBUG=-all WINEPREFIX="$PWD/build-win/wineprefix"
@@ -53,6 +57,7 @@ mkdir -p "$WINEPREFIX"
 wineserver -p
 trap 'wineserver -k 2>/dev/null || true' EXIT
 wineboot --init > build-win/wineboot.log 2>&1
+stage "Windows tests under wine"
 (cd build-win && ctest --output-on-failure -j2) | tee build-win/ctest.log
 win_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-win/ctest.log | tail -1)
 win_skipped=$(grep -c "(Skipped)$" build-win/ctest.log || true)
@@ -60,7 +65,7 @@ win_skipped=$(grep -c "(Skipped)$" build-win/ctest.log || true)
 # (and d3d12_device_test took its "no device" path). With one, the D3D12 tests
 # again: the device is created on Mesa's lavapipe and each operator runs until
 # wine's D3DCompile (which has no cs_5_1) fails; -V shows how far each got.
-echo "== the D3D12 device under wine (vkd3d on Mesa's lavapipe, in Xvfb)"
+stage "the D3D12 device under wine (vkd3d on Mesa's lavapipe, in Xvfb)"
 Xvfb :97 -screen 0 640x480x24 -nolisten tcp > build-win/xvfb.log 2>&1 &
 xvfb_pid=$!
 trap 'kill $xvfb_pid 2>/dev/null || true; wineserver -k 2>/dev/null || true' EXIT
@@ -80,13 +85,13 @@ models=$(ls models/*.json | wc -l)
 d3d12_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build-win/ctest-d3d12.log | tail -1)
 d3d12_skipped=$(grep -c "(Skipped)$" build-win/ctest-d3d12.log || true)
 
-echo "== kernel libraries, D3D12's HLSL, exports (cuda's kernels are in build/, inside libhdml)"
+stage "kernel libraries, D3D12's HLSL, exports (cuda's kernels are in build/, inside libhdml)"
 tools/check-kernels.sh build x86 cuda
 tools/check-kernels.sh build-win x86 d3d12
 tools/check-hlsl.py build-win  # every D3D12 kernel's HLSL through glslang (an independent HLSL front end)
 tools/check-exports.sh build/runtime/libhdml.so build-win/bin/hdml.dll  # the C API only
 
-echo "== install and find_package(hdml) consumer"
+stage "install and find_package(hdml) consumer"
 rm -rf build/install build-consumer
 cmake --install build --prefix build/install
 cmake -S examples/consumer -B build-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install"
@@ -100,7 +105,7 @@ grep -q "Resource 'output': 6, 15, 24" build/installed-dispatch.log
 # ...and so does hdml-tune, reading the installed search spaces.
 build/install-moved/bin/hdml-tune space --platform x86 | tail -n 1 | grep "the current numbers are legal"
 
-echo "== the Windows package: installed, a find_package(hdml) consumer and hdml-dispatch.exe under wine"
+stage "the Windows package: installed, a find_package(hdml) consumer and hdml-dispatch.exe under wine"
 rm -rf build-win/install build-win/install-moved build-win-consumer
 cmake --install build-win --prefix build-win/install
 cmake -S examples/consumer -B build-win-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build-win/install" \
@@ -117,6 +122,7 @@ grep -q "Resource 'output': 6, 15, 24" build-win/installed-dispatch.log
 # with their HLSL and the exports, installed consumer and tools on Linux, the
 # installed Windows package).
 win_passed=$((win_total - win_skipped + d3d12_total - d3d12_skipped))
+stage "done"
 echo "hdml: $((ctest_total - ctest_skipped + arm_total + win_passed + 4)) passed, 0 failed," \
      "$((ctest_skipped + win_skipped + d3d12_skipped)) skipped (x86 $((ctest_total - ctest_skipped))," \
      "aarch64 under qemu $arm_total, x86-64 Windows under wine $win_passed with its D3D12 device on lavapipe;" \
