@@ -211,8 +211,8 @@ public:
     void generate() {
         // LOG_SUM_EXP on GPUs: one pass, an explicit tree (generate_log_sum_exp_tree),
         // but for the thread-per-row kernel (vector_bytes), whose thread reads
-        // its short row twice, the second time from cache: the two passes below
-        // cost ~11 instructions per element where the tree's merge costs ~30.
+        // its short row twice, the second time from cache: its two passes
+        // (generate_log_sum_exp_two_passes) cost ~6 instructions an element.
         if (op == ReduceOp::LogSumExp && get_target().has_gpu_feature() && mapping.vector_bytes == 0) {
             return generate_log_sum_exp_tree();
         }
@@ -225,7 +225,7 @@ public:
         Var i("i"), o("o");
         const RowDomain row = row_domain(input.dim(1).extent(), layout, mapping, tuning, get_target(), t);
         const auto for_each_part = row_parts(row, i, o);
-        Func acc("acc"), peak("peak");
+        Func acc("acc");
         std::optional<ZeroSumSigns> zero_sum_signs;
         std::vector<Func> reductions;
         Expr result, plain_terms;
@@ -327,30 +327,10 @@ public:
             reductions = {acc};
             break;
         }
-        case ReduceOp::LogSumExp: {
-            // Two passes, shifted by the maximum so large inputs do not
-            // overflow: CPUs (their own), and GPUs' thread-per-row kernel,
-            // whose maximum over order keys lets NaN win: a non-finite maximum
-            // is the answer itself (all -inf gives -inf, any +inf gives +inf,
-            // any NaN gives NaN).
-            if (!get_target().has_gpu_feature()) {
-                generate_log_sum_exp_cpu(row, i, o);
-                return;
-            }
-            const Type k = UInt(t.bits());
-            peak(i, o) = cast(k, 0);
-            auto key = [&](const Expr &x) { return select(is_nan_value(x), all_ones(k), order_key(x)); };
-            for_each_part([&](const std::vector<Expr> &xs) { peak(i, o) = max(peak(i, o), combine_terms(xs, key, maximum)); });
-            const Expr m = float_from_order_key(peak(i, o), t);
-            const Expr finite = is_finite_value(m);
-            const Expr shift = select(finite, cast(acc_t, m), cast(acc_t, 0));
-            acc(i, o) = cast(acc_t, 0);
-            auto term = [&](const Expr &x) { return exp_for(get_target(), convert.widen(x, acc_t) - shift); };
-            for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
-            result = select(finite, shift + log(acc(i, o)), cast(acc_t, m));
-            reductions = {peak, acc};
-            break;
-        }
+        case ReduceOp::LogSumExp:
+            // CPUs (their own kernels), and GPUs' thread-per-row kernel: two passes.
+            generate_log_sum_exp_two_passes(row, i, o);
+            return;
         }
         output(i, o) = convert.narrow(result, t);
         finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target(),
@@ -415,16 +395,20 @@ public:
     }
 
     // LOG_SUM_EXP on CPUs: in pieces (below), but for the many short rows of
-    // rows=whole and rows=vectors, two passes: a plain float maximum (one vector
-    // instruction an element, where order keys that let NaN win took ~6), then
-    // the sum of exp(x - max). NaN reaches the result through the sum, which
-    // exp_of_nonpositive keeps NaN, whatever the maximum made of it (a float
-    // max may drop a NaN, and with it a larger element: then x - max > 0 for
-    // that element, which the same NaN sum discards). A non-finite maximum
-    // (+inf present, or every element -inf) shifts by 0, so no +inf - +inf:
-    // +inf adds 1 and the result is that maximum unless the sum is NaN.
-    void generate_log_sum_exp_cpu(const RowDomain &row, Var i, Var o) {
-        if (layout == Layout::Outer || mapping.rows == RowMapping::Split) {
+    // rows=whole and rows=vectors, and CUDA's thread-per-row kernel
+    // (vector_bytes: its thread reads its short row twice, the second time
+    // from cache), two passes: a plain float maximum (one instruction an
+    // element, where order keys that let NaN win took ~7, and on CUDA split
+    // each 16-byte load in two), then the sum of exp(x - max). NaN reaches
+    // the result through the sum, whose exp keeps NaN (exp_of_nonpositive;
+    // CUDA's ex2.approx), whatever the maximum made of it (a float max may
+    // drop a NaN, and with it a larger element: then x - max > 0 for that
+    // element, which the same NaN sum discards). A non-finite maximum (+inf
+    // present, or every element -inf) shifts by 0, so no +inf - +inf: +inf
+    // adds 1 (CUDA: +inf) and the result is that maximum unless the sum is NaN.
+    void generate_log_sum_exp_two_passes(const RowDomain &row, Var i, Var o) {
+        const bool cuda = get_target().has_feature(Target::CUDA);
+        if (!cuda && (layout == Layout::Outer || mapping.rows == RowMapping::Split)) {
             return generate_log_sum_exp_pieces_cpu(row, i, o);
         }
         const Type t = halide_type_of(dtype), acc_t = Float(32);
@@ -436,7 +420,9 @@ public:
         for_each_part([&](const std::vector<Expr> &xs) { peak(i, o) = max(peak(i, o), combine_terms(xs, widen, maximum)); });
         const Expr m = peak(i, o), shift = log_sum_exp_shift(m);
         acc(i, o) = cast(acc_t, 0);
-        auto term = [&](const Expr &x) { return exp_of_nonpositive(widen(x) - shift); };
+        auto term = [&](const Expr &x) {
+            return cuda ? exp_for(get_target(), widen(x) - shift) : exp_of_nonpositive(widen(x) - shift);
+        };
         for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
         output(i, o) = convert.narrow(log_sum_exp_result(m, acc(i, o)), t);
         finish_reducing_pipeline(input, output, {peak, acc}, i, o, row, layout, mapping, tuning, get_target());

@@ -10,6 +10,7 @@
 // small integers and subnormals), so results compare exactly, but for the
 // correctly rounded transcendental ones (a few ulp).
 #include "catch.hpp"
+#include "dispatch_overlay.h"
 #include "reference.h"
 #include "test_tensor.h"
 
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 using namespace hdml_test;
@@ -201,9 +203,10 @@ std::vector<float> row_values(const Row &row, uint32_t length, DML_TENSOR_DATA_T
 }
 
 // Runs REDUCE `f` over `row_count` rows laid out by `layout` (row r is
-// rows[r % rows.size()]) and checks every row.
+// rows[r % rows.size()]) and checks every row; `kernel`: a part of the name of
+// a kernel the operator must call (the path under test).
 void check_reduce(DML_REDUCE_FUNCTION f, const char *fname, DML_TENSOR_DATA_TYPE type, const Layout &layout,
-                  uint32_t length, const std::vector<Row> &rows, uint32_t row_count) {
+                  uint32_t length, const std::vector<Row> &rows, uint32_t row_count, const char *kernel = nullptr) {
     const bool arg = f == DML_REDUCE_FUNCTION_ARGMAX || f == DML_REDUCE_FUNCTION_ARGMIN;
     TestTensor in(type, layout.sizes);
     TestTensor out(arg ? DML_TENSOR_DATA_TYPE_UINT32 : type, reduced_sizes(layout));
@@ -211,6 +214,7 @@ void check_reduce(DML_REDUCE_FUNCTION f, const char *fname, DML_TENSOR_DATA_TYPE
     DML_REDUCE_OPERATOR_DESC desc{f, &in.desc, &out.desc, (UINT)layout.axes.size(), layout.axes.data()};
     Runner runner;
     REQUIRE(runner.create(DML_OPERATOR_REDUCE, &desc) == S_OK);
+    if (kernel) CHECK_THAT(hdmlGetOperatorKernels(runner.op), Catch::Matchers::Contains(kernel));
     REQUIRE(runner.execute({in.binding()}, {out.binding()}) == S_OK);
     for (uint32_t r = 0; r < row_count; ++r) {
         const Row &row = rows[r % rows.size()];
@@ -386,6 +390,29 @@ TEST_CASE("special values in many rows and columns", "[special]") {
                 for (const auto &f : kFunctions) check_reduce(f.first, f.second, type, layout, length, rows_for(type), many);
             }
             check_scans(type, many, length);
+        }
+    }
+}
+
+// Contiguous rows of whole 16-byte vectors: on CUDA a thread per row reads
+// them in vectors (the vector_bytes kernels, LOG_SUM_EXP's in two passes over
+// a plain float maximum), taken here for these few rows by an overlay of the
+// thresholds; CPUs take rows=vectors.
+TEST_CASE("special values in rows of whole vectors, a thread each on CUDA", "[special]") {
+    const uint32_t many = 17 * 128;
+    std::optional<ScopedDispatch> overlay;
+    if (test_on_cuda()) {
+        overlay.emplace("vector_rows.json",
+                        R"({"dispatch": {"reduce_thread_per_row_min_rows": 1, "reduce_warp_merge_max_outputs": 0,)"
+                        R"( "reduce_whole_columns_min_outputs": 1}})");
+    }
+    for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+        for (uint32_t length : {16u, 48u}) {
+            const Layout inner = layouts(many, length)[0];
+            for (const auto &f : kFunctions) {
+                check_reduce(f.first, f.second, type, inner, length, rows_for(type), many,
+                             test_on_cuda() ? "_vb16" : nullptr);
+            }
         }
     }
 }
