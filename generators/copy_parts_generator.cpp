@@ -5,16 +5,12 @@
 // time at each kernel boundary and ~4 us of host time per launch
 // (bench/results/2026-11-27-gpu-join-launches/).
 #include "generators/common.h"
+#include "generators/parts.h"
 #include "schedules/copy_schedule.h"
-
-#include <vector>
 
 namespace hdml {
 
 using namespace Halide;
-
-// Pieces per launch: runtime/kernels.h's copy_parts_fn takes as many offsets.
-constexpr int kPiecesPerLaunch = 16;
 
 class CopyParts : public Generator<CopyParts> {
 public:
@@ -33,9 +29,7 @@ public:
 
     void generate() {
         Var x("x"), y("y"), z("z"), k("k");
-        std::vector<Expr> offsets;
-        for (size_t i = 0; i < piece_offsets.size(); ++i) offsets.push_back(piece_offsets[i]);
-        output(x, y, z, k) = span(mux(k, offsets) + x * x_stride + y * y_stride + z * z_stride);
+        output(x, y, z, k) = span(span_index(piece_offsets, k, x, y, z, x_stride, y_stride, z_stride));
         allow_any_strides(output);
         CopyStages stages{output, x, y, z, Expr(), output.dim(0).extent(), output.dim(2).extent()};
         schedule_copy_parts(stages, k, tuning, get_target());

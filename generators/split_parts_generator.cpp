@@ -4,16 +4,12 @@
 // at piece_offsets[k] elements: copy_parts (JOIN's) turned around, a scatter
 // (copy_parts_generator.cpp says why a launch per piece cost so much).
 #include "generators/common.h"
+#include "generators/parts.h"
 #include "schedules/copy_schedule.h"
-
-#include <vector>
 
 namespace hdml {
 
 using namespace Halide;
-
-// Pieces per launch: runtime/kernels.h's split_parts_fn takes as many offsets.
-constexpr int kPiecesPerLaunch = 16;
 
 class SplitParts : public Generator<SplitParts> {
 public:
@@ -40,11 +36,9 @@ public:
         RDom r(0, rows, 0, whole.dim(0).extent(), 0, (y_extent + rows - 1) / rows, 0, whole.dim(2).extent(), 0,
                whole.dim(3).extent(), "r");
         const Expr x = r[1], y = min(r[2] * rows + r[0], y_extent - 1), z = r[3], k = r[4];
-        std::vector<Expr> offsets;
-        for (size_t p = 0; p < piece_offsets.size(); ++p) offsets.push_back(piece_offsets[p]);
         Var i("i");
         span(i) = undef(span.type());  // only the pieces' elements are written
-        span(mux(k, offsets) + x * x_stride + y * y_stride + z * z_stride) = whole(x, y, z, k);
+        span(span_index(piece_offsets, k, x, y, z, x_stride, y_stride, z_stride)) = whole(x, y, z, k);
         allow_any_strides(whole);
         schedule_split_parts(span, r, whole.dim(2).extent(), tuning, get_target());
     }

@@ -30,7 +30,7 @@ using copy_fn = int (*)(const void *user_context, halide_buffer_t *input, halide
 
 // copy_parts (JOIN: span read) and split_parts (SPLIT: span written): up to
 // kCopyPartsPerLaunch pieces, piece k at piece_offsets[k] in span, the whole
-// seen as (x, y, z, k).
+// seen as (x, y, z, k). The generators' kPiecesPerLaunch (generators/parts.h).
 constexpr size_t kCopyPartsPerLaunch = 16;
 template <typename T, size_t>
 using Repeat = T;
