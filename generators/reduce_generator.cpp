@@ -541,12 +541,26 @@ public:
         const Expr nan = reinterpret(acc_t, Expr((int32_t)0x7FC00000));
         const Type t = halide_type_of(dtype);
         std::vector<Tuple> elements;
+        // Rows read by the lanes of a few threads (RowMapping::Lanes) cut in
+        // whole chunks (the row's one chunk holds whole groups of every lane):
+        // no step passes the row's end, so where the schedule specializes on
+        // it the reads need no clamp and no guard (a promise, unchecked: bounds
+        // inference takes the union of both branches, which would otherwise
+        // ask every call's input for the chunk's whole span). ([4M,64] on the
+        // H200: 85% -> 87% of copy; the split kernels' blocks, 0.96x.)
+        Expr whole_chunks;
         if (group > 1) {
+            if (layout == Layout::Inner && mapping.rows == RowMapping::Lanes) whole_chunks = extent % shape.chunk == 0;
             std::vector<Expr> xs;
             for (int k = 0; k < group; ++k) {
                 const Expr at_k = c * shape.chunk + (steps * group + k) * shape.lanes + lane_at;
-                for (const Expr &e : step_elements(input, mapping, t, i, min(at_k, extent - 1), o)) {
-                    xs.push_back(select(at_k < extent, convert.widen(e, acc_t), empty[0]));
+                Expr read_at = min(at_k, extent - 1), inside = at_k < extent;
+                if (whole_chunks.defined()) {
+                    read_at = select(whole_chunks, unsafe_promise_clamped(at_k, 0, extent - 1), read_at);
+                    inside = whole_chunks || inside;
+                }
+                for (const Expr &e : step_elements(input, mapping, t, i, read_at, o)) {
+                    xs.push_back(select(inside, convert.widen(e, acc_t), empty[0]));
                 }
             }
             Expr peak = xs[0];
@@ -612,7 +626,8 @@ public:
         apply_reducing_contract(layout, mapping, input, output);
         ReduceTreeStages stages{output, lane_acc, part_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, part,
                                 c, stream_lane, steps, lanes, part_lanes, parts, stream, streams, layout,
-                                input.dim(0).extent(), input.dim(0).stride(), shape.chunks};
+                                input.dim(0).extent(), input.dim(0).stride(), input.dim(1).stride(), whole_chunks,
+                                shape.chunks};
         schedule_reduce_tree_gpu(stages, mapping, tuning, get_target());
     }
 };

@@ -97,7 +97,9 @@ struct ReduceTreeStages {
     Halide::Var i, o, lane, part, c, stream_lane;
     Halide::RDom steps, lanes, part_lanes, parts, stream, streams;  // the RDoms of the updates that walk them
     Layout layout;
-    Halide::Expr i_extent, i_stride, chunks;
+    Halide::Expr i_extent, i_stride, r_stride;
+    Halide::Expr whole_chunks;  // (row lanes on CUDA) the row is cut in whole chunks: reads need no guard
+    Halide::Expr chunks;
 };
 
 }  // namespace hdml

@@ -11,6 +11,14 @@
 
 namespace hdml {
 
+// Unit-stride rows read at constant offsets from one address (as the rfactor
+// trees'), and (where the generator defines it) rows cut in whole chunks
+// without a clamp or a guard per element.
+inline void specialize_reads(const ReduceTreeStages &s, Halide::Func reader) {
+    Halide::Stage unit_stride = reader.specialize(s.r_stride == 1);
+    if (s.whole_chunks.defined()) unit_stride.specialize(s.whole_chunks);
+}
+
 inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceMapping &m, const ReduceTuning &p,
                                      const Halide::Target &) {
     using namespace Halide;
@@ -43,6 +51,7 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceMapping &m
         merge_in_lanes(loops, s.output, s.chunk_acc, s.lanes.x, s.lane_acc, s.lane, s.steps.x, p.gpu_unroll);
         s.stream_acc.compute_at(s.output, s.i);
         s.row_acc.compute_at(s.output, s.i);
+        specialize_reads(s, s.output);
         return;
     }
     // Split: the output kernel merges the chunks ...
@@ -64,6 +73,7 @@ inline void schedule_reduce_tree_gpu(ReduceTreeStages &s, const ReduceMapping &m
         // side, for the warp that merges them.
         chunk_accs.reorder_storage(s.i, s.c, s.o);
         chunk_accs.reorder(s.i, s.o, s.c).gpu_blocks(s.o, s.c).gpu_threads(s.i);
+        specialize_reads(s, chunk_accs);
         s.chunk_acc.compute_at(chunk_accs, s.i);
         if (s.part_acc.defined()) {
             // The lanes' parts merged by a thread each, in parallel, then by one.
