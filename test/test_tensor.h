@@ -181,7 +181,7 @@ struct TestTensor {
 // generator, so a test seed still reproduces every value.
 class ElementRandom {
 public:
-    explicit ElementRandom(std::mt19937 &rng) : state_(((uint64_t)rng() << 32) | rng()) {}
+    explicit ElementRandom(std::mt19937 &rng) : state_((uint64_t)rng() << 32) { state_ |= rng(); }  // in this order
     uint64_t bits() {
         uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
