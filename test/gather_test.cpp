@@ -153,9 +153,7 @@ TEST_CASE("GATHER randomised against the reference: ranks 1-8, every data and in
                 for (uint32_t d = 0; d < c.axis && ones > 0; ++d, --ones) in_sizes[d] = 1;
                 for (uint32_t d = n - c.index_dims; ones > 0; ++d, --ones) idx_sizes[d] = 1;
                 c.in = TestTensor(type, in_sizes, random_strides(in_sizes, rng, true));
-                c.in.for_each_index([&](const std::vector<uint32_t> &i) {
-                    c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
-                });
+                fill_random_bits(c.in, rng);
                 c.idx = TestTensor(index_types[rng() % 4], idx_sizes, random_strides(idx_sizes, rng, true));
                 const int64_t extent = in_sizes[c.axis];
                 c.idx.for_each_index([&](const std::vector<uint32_t> &i) {
@@ -191,9 +189,7 @@ TEST_CASE("GATHER along the innermost axis with many dense indices", "[gather][r
                 GatherCase c;
                 c.axis = 1;
                 c.in = TestTensor(type, {rows, cols});
-                c.in.for_each_index([&](const std::vector<uint32_t> &i) {
-                    c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
-                });
+                fill_random_bits(c.in, rng);
                 c.idx = TestTensor(I32, {1, count});
                 // Mostly in range; some negative and some past the end (clamped).
                 for (uint32_t k = 0; k < count; ++k) {
@@ -259,9 +255,7 @@ TEST_CASE("GATHER of 64-bit data by 64-bit indices: whole, or as pairs of 32-bit
             GatherCase c;
             c.axis = 1;
             c.in = TestTensor(type, {5, 7, 3}, random_strides({5, 7, 3}, rng, false));
-            c.in.for_each_index([&](const std::vector<uint32_t> &i) {
-                c.in.set_bits(c.in.offset(i), ((uint64_t)rng() << 32) | rng());
-            });
+            fill_random_bits(c.in, rng);
             c.idx = TestTensor(idx_type, {1, 1, (uint32_t)values.size()});
             for (size_t k = 0; k < values.size(); ++k) c.idx.set_bits(k, (uint64_t)values[k]);
             c.out = TestTensor(type, {5, (uint32_t)values.size(), 3});

@@ -149,9 +149,7 @@ template <typename StridesOf>
 void check_round_trip(TestTensor &whole, uint32_t axis, const std::vector<uint32_t> &lengths, StridesOf strides_of,
                       std::mt19937 &rng, const std::string &label) {
     INFO(label);
-    whole.for_each_index([&](const std::vector<uint32_t> &i) {
-        whole.set_bits(whole.offset(i), ((uint64_t)rng() << 32) | rng());
-    });
+    fill_random_bits(whole, rng);
     std::vector<TestTensor> pieces;
     for (uint32_t len : lengths) {
         std::vector<uint32_t> s = whole.sizes;
@@ -280,9 +278,7 @@ TEST_CASE("JOIN and SPLIT of pieces alike, several per launch on CUDA, every dat
                 const std::vector<uint32_t> piece_strides = random_strides(sizes, rng, false);
                 std::vector<TestTensor> pieces(count, TestTensor(type, sizes, piece_strides));
                 for (TestTensor &piece : pieces) {
-                    piece.for_each_index([&](const std::vector<uint32_t> &i) {
-                        piece.set_bits(piece.offset(i), ((uint64_t)rng() << 32) | rng());
-                    });
+                    fill_random_bits(piece, rng);
                     piece.buffer_desc.GuaranteedBaseOffsetAlignment = bytes_of(type);  // offsets of an element
                 }
                 std::vector<uint32_t> whole_sizes = sizes;

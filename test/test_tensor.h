@@ -197,6 +197,12 @@ private:
     uint64_t state_;
 };
 
+// Every element of `t` random bits, one ElementRandom word each.
+inline void fill_random_bits(TestTensor &t, std::mt19937 &rng) {
+    ElementRandom random(rng);
+    t.for_each_index([&](const std::vector<uint32_t> &i) { t.set_bits(t.offset(i), random.bits()); });
+}
+
 // Strides for `sizes`: a random memory order of the dims, random row padding,
 // and (if allow_broadcast) some dims broadcast with stride 0.
 inline std::vector<uint32_t> random_strides(const std::vector<uint32_t> &sizes, std::mt19937 &rng,
