@@ -23,20 +23,24 @@
 
 namespace hdml {
 
-// input(i, r, o)'s row index r with the prefetch tied to it, for loads of
-// `lanes` elements along r starting at multiples of `lanes`; r itself where
-// bytes_ahead is 0 or the target has no CPU functions.
+// input(i, r, o)'s row index r with a prefetch tied to it, `bytes_ahead`
+// (int64) past the first element of the vector loaded: `lanes` elements
+// along r (vector_dim 1) or along i (vector_dim 0: the outer layout's
+// columns, whose loop must start at 0) from a multiple of `lanes`, so the
+// vector's call is one prefetch. r itself where the target has no CPU functions.
 template <typename In>
 Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Halide::Expr &r, const Halide::Expr &o,
-                                     int lanes, int bytes_ahead, const Halide::Target &target,
-                                     Halide::GeneratorContext::ExternsMap &externs) {
+                                     int lanes, const Halide::Expr &bytes_ahead, const Halide::Target &target,
+                                     Halide::GeneratorContext::ExternsMap &externs, int vector_dim = 1) {
     using namespace Halide;
     const CpuBitcode *functions = cpu_bitcode_for(target);
-    if (bytes_ahead <= 0 || !functions) return r;
+    if (!functions) return r;
     link_cpu_functions(target, externs, *functions);
     auto offset = [&](int d, const Expr &x) { return cast<int64_t>(x - input.dim(d).min()) * input.dim(d).stride(); };
-    const Expr vector_start = (r / lanes) * lanes;
-    const Expr bytes = (offset(0, i) + offset(1, vector_start) + offset(2, o)) * input.type().bytes() + bytes_ahead;
+    auto vector_start = [&](const Expr &x) { return (x / lanes) * lanes; };
+    const Expr first =
+        vector_dim == 0 ? offset(0, vector_start(i)) + offset(1, r) : offset(0, i) + offset(1, vector_start(r));
+    const Expr bytes = (first + offset(2, o)) * input.type().bytes() + bytes_ahead;
     const Expr base = Internal::Variable::make(Handle(), input.name(), ExternFuncArgument(input).image_param);
     const Expr zero = Internal::Call::make(Int(32), "hdml_prefetch", {base, bytes}, Internal::Call::PureExtern);
     // Bounds inference cannot see through the call: the promise keeps r's row.

@@ -90,18 +90,33 @@ inline int cpu_reduce_lanes(const Halide::Target &target, Halide::Type input_typ
 }
 
 // How the CPUs' outer layout cuts its rows into chunks (partial rows): at
-// most max_row_chunks chunks of at least rows_per_chunk rows, or (where
+// most max_row_chunks chunks of at least rows_per_chunk rows (and at least
+// `least_rows`, where given), or (where
 // `most_rows` is given: ARGMAX/ARGMIN's chunk-local 16-bit indices) as many
 // more as keep a chunk within `most_rows` rows.
 struct CpuRowChunks {
     Halide::Expr chunks, rows;
 };
 
-inline CpuRowChunks cpu_outer_row_chunks(const Halide::Expr &r_extent, const ReduceTuning &p, int most_rows = 0) {
+inline CpuRowChunks cpu_outer_row_chunks(const Halide::Expr &r_extent, const ReduceTuning &p, int most_rows = 0,
+                                         const Halide::Expr &least_rows = Halide::Expr()) {
     using namespace Halide;
-    Expr chunks = clamp((r_extent - 1) / p.rows_per_chunk + 1, 1, p.max_row_chunks);
+    const Expr rows_per_chunk = least_rows.defined() ? max(least_rows, (int)p.rows_per_chunk) : p.rows_per_chunk;
+    Expr chunks = clamp((r_extent - 1) / rows_per_chunk + 1, 1, p.max_row_chunks);
     if (most_rows > 0) chunks = max(chunks, (r_extent - 1) / most_rows + 1);
     return {chunks, max(1, (r_extent - 1) / chunks + 1)};
+}
+
+// Where a CPU kernel reads each part of a row twice (inner layout:
+// LOG_SUM_EXP's pieces, the plain kernel's second reduction), the second time
+// from cache: a row is cut into blocks of cpu_block_steps steps of `chunk`
+// elements, and rows shorter than a block go in groups of
+// cpu_block_group_rows rows (one row where it has several blocks).
+inline int cpu_block_steps(const ReduceTuning &p, int chunk) {
+    return std::max(1, (int)p.block_elements / chunk);
+}
+inline Halide::Expr cpu_block_group_rows(const Halide::Expr &r_extent, const ReduceTuning &p) {
+    return Halide::max(1, (int)p.block_elements / Halide::max(r_extent, 1));
 }
 
 // The reduction domain of a row, in the parts the schedule walks. Usually one

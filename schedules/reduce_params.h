@@ -98,6 +98,8 @@ struct ReduceTuning {
     // CPU, inner layout, the plain kernel (rows split into vectors; REDUCE and
     // ARGMAX/ARGMIN's packed keys): how far ahead of each vector load a
     // software prefetch reads, in bytes (0: none; generators/prefetch.h).
+    // Where not 0, LOG_SUM_EXP's pieces also prefetch the task's next piece
+    // from their second pass (generate_log_sum_exp_pieces_cpu).
     Halide::GeneratorParam<int> prefetch_bytes{"prefetch_bytes", 0};
     // GPU: threads per block; independent loads in flight per thread; blocks
     // (inner) or threads (outer) to aim for; most blocks per row (inner) and

@@ -37,15 +37,18 @@ struct ZeroSumSigns {
 // inner kernel, in_chunk then (lane, step)): partial(i, c, o) holds chunk c's
 // result, which the last reduction merges over its RDom (row); other
 // reductions' chunks come from rfactor. ARGMAX/ARGMIN in chunk-local 32-bit
-// keys: partial reduces the rows itself. LOG_SUM_EXP: partial is pure, the
-// pair of reductions `in_task` (a chunk's maximum, then its sum of
+// keys: partial reduces the rows itself. LOG_SUM_EXP: partial is the pair
+// of reductions `in_task` (a piece's maximum, then its sum of
 // exp(x - maximum)) computed in partial's task, so the second read of a
-// chunk comes from cache; both of the row's reductions merge the pairs.
+// piece comes from cache; both of the row's reductions merge the pairs.
 struct ChunkPartials {
     Halide::Func partial;
     Halide::Var c;
     Halide::RDom in_chunk;
     std::vector<Halide::Func> in_task;
+    // Where defined (LOG_SUM_EXP's outer chunks): partial merges the pairs of
+    // the chunk's sub-pieces over `subs`, in_task computed per sub-piece.
+    Halide::RDom subs;
 };
 
 // Every reduction is defined as

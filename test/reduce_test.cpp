@@ -370,6 +370,63 @@ TEST_CASE("REDUCE LOG_SUM_EXP in pieces: the maximum in any block or chunk", "[r
     }
 }
 
+// Down the outer axis, a CPU task's chunk of rows is read in sub-pieces of
+// about 64 KiB (here 15 rows of 1043 columns, float16 31), each with its own
+// maximum and sum merged into the chunk's as they come. Columns whose maximum
+// lies in any sub-piece, falling and rising columns (early or late pieces
+// scaled below 2^-126), leading runs of -inf, all -inf, +inf, NaN; [R, C]
+// along axis 0 and [2, R, C] along axis 1; each against double precision.
+TEST_CASE("REDUCE LOG_SUM_EXP down many columns: the maximum in any sub-piece", "[reduce]") {
+    const uint32_t rows = 4000, columns = 1043;
+    auto grid = [](double v) { return std::round(16.0 * v) / 16.0; };  // 1/16ths below 128: exact in float16
+    auto value = [&](uint32_t r, uint32_t c) -> float {
+        const double wave = grid(4.0 * std::sin(0.01 * r + c));
+        const double ramp = grid(200.0 * r / rows);
+        switch (c % 8) {
+        case 0: return (float)wave;
+        case 1: return r == c * 37 % rows ? 20.0f : (float)(wave - 5.0);
+        case 2: return (float)(100.0 - ramp);
+        case 3: return (float)(ramp - 100.0);
+        case 4: return r < (c % 5 + 1) * rows / 6 ? -INFINITY : (float)wave;
+        case 5: return -INFINITY;
+        case 6: return r == c * 13 % rows ? INFINITY : (float)wave;
+        default: return r == c * 29 % rows ? NAN : c % 16 == 15 && r == 7 ? INFINITY : (float)wave;
+        }
+    };
+    std::vector<double> expected(columns);
+    for (uint32_t c = 0; c < columns; ++c) {
+        double m = -INFINITY, s = 0;
+        bool nan = false;
+        for (uint32_t r = 0; r < rows; ++r) nan |= std::isnan(value(r, c)), m = std::max(m, (double)value(r, c));
+        for (uint32_t r = 0; r < rows && std::isfinite(m); ++r) s += std::exp((double)value(r, c) - m);
+        expected[c] = nan ? NAN : std::isfinite(m) ? m + std::log(s) : m;
+    }
+    std::vector<float> values(rows * columns);
+    for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t c = 0; c < columns; ++c) values[r * columns + c] = value(r, c);
+    }
+    std::vector<float> twice = values;
+    twice.insert(twice.end(), values.begin(), values.end());
+    for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+        const double tolerance = type == F32 ? 2e-6 : 1e-3;  // relative: float16 results round to 11 bits
+        const auto down = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {rows, columns}, values, {0}, type);
+        const auto middle = run_float(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {2, rows, columns}, twice, {1}, type);
+        for (uint32_t k = 0; k < 3 * columns; ++k) {
+            const float got = k < columns ? down[k] : middle[k - columns];
+            const double e = expected[k % columns];
+            INFO((type == F32 ? "float32" : "float16") << (k < columns ? " [R, C]" : " [2, R, C]") << " column "
+                                                       << k % columns << " got " << got << " expected " << e);
+            if (std::isnan(e)) {
+                CHECK(std::isnan(got));
+            } else if (std::isinf(e)) {
+                CHECK(got == e);
+            } else {
+                CHECK(std::fabs(got - e) <= tolerance * std::max(1.0, std::fabs(e)));
+            }
+        }
+    }
+}
+
 // CPUs' plain inner kernel takes MIN/MAX of floats from three integer extremes
 // of the bits (signed maximum, unsigned minimum and maximum): the deciding
 // element in any block of a long row, or in its last elements, with signed

@@ -209,12 +209,16 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
             .vectorize(ii, lanes, TailStrategy::GuardWithIf);
     };
     if (s.chunk_partials && !s.chunk_partials->in_task.empty()) {
-        // LOG_SUM_EXP's pairs: each chunk's reductions in its task, one after
-        // the other over the tile's rows (the second from cache).
-        const ChunkPartials &chunks = *s.chunk_partials;
+        // LOG_SUM_EXP's pairs: a chunk's sub-pieces one after the other in
+        // its task, each sub-piece's reductions over the tile's rows (the
+        // second from cache), then merged into the chunk's pair.
+        ChunkPartials chunks = *s.chunk_partials;
+        _halide_user_assert(chunks.subs.defined()) << "the outer layout's LOG_SUM_EXP chunks come in sub-pieces";
         schedule_chunk_tasks(chunks.partial, chunks.c);
+        schedule_accumulate(chunks.partial.update(), chunks.c, chunks.subs.x);
         for (Func f : chunks.in_task) {
-            f.compute_at(chunks.partial, t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            f.compute_at(chunks.partial, chunks.subs.x).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            if (!f.has_update_definition()) continue;  // the shifts
             Stage rows = f.update();
             rows.reorder(s.i, chunks.in_chunk.x).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
             rows.specialize(s.i_stride == 1);
@@ -252,7 +256,7 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
 inline void schedule_inner_blocks_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     ChunkPartials &blocks = *s.chunk_partials;
-    const int block_steps = std::max(1, (int)p.block_elements / s.row.chunk);
+    const int block_steps = cpu_block_steps(p, s.row.chunk);
     const Expr several_blocks = s.o_extent < p.min_parallel_rows && s.r_extent / s.row.chunk > block_steps;
     Var oo("oo"), oi("oi"), u("u"), uo("uo"), ui("ui");
     s.output.split(s.o, oo, oi, granules_per_task(s, p, 1), TailStrategy::GuardWithIf).parallel(oo);
@@ -261,23 +265,28 @@ inline void schedule_inner_blocks_cpu(ReduceStages &s, const ReduceTuning &p, in
     // each 4 KiB row's maximum started cold from memory: rows of 1024 ran
     // 0.91x. At the task, not the group: its size is only known at run time,
     // and a heap allocation per row cost rows of 1024 15%.
-    Var og("og"), oj("oj");
-    const Expr group_rows = max(1, (int)p.block_elements / max(s.r_extent, 1));
+    Var og("og"), oj("oj"), co("co"), ci("ci");
+    const Expr group_rows = cpu_block_group_rows(s.r_extent, p);
+    // A row's blocks in parallel go in tasks of consecutive blocks (about
+    // task_count tasks), so the block a sum prefetches is its task's next.
+    const Expr row_blocks = s.r_extent / s.row.chunk / block_steps + 1;
+    const Expr blocks_per_task = max(1, row_blocks / p.task_count);
     // Rows innermost: the merges read a vector of rows' pairs at a time.
     blocks.partial.compute_at(s.output, oo)
         .reorder_storage(s.o, blocks.c, s.i)
         .split(s.o, og, oj, group_rows, TailStrategy::GuardWithIf)
-        .reorder(s.i, oj, blocks.c, og);
-    blocks.partial.specialize(s.r_stride == 1 && several_blocks).parallel(blocks.c);
+        .split(blocks.c, co, ci, blocks_per_task, TailStrategy::GuardWithIf)
+        .reorder(s.i, oj, ci, co, og);
+    blocks.partial.specialize(s.r_stride == 1 && several_blocks).parallel(co);
     blocks.partial.specialize(s.r_stride == 1);  // dense loads in the stages computed inside
-    blocks.partial.specialize(several_blocks).parallel(blocks.c);
+    blocks.partial.specialize(several_blocks).parallel(co);
     const RVar lane = blocks.in_chunk.x, step = blocks.in_chunk.y;
     for (Func f : blocks.in_task) {
         RVar rio("rio"), rii("rii");
         // rfactor before any other directive on the stage: it rebuilds the stage's loops.
         Func lane_partials = f.update().rfactor(lane, u);
         // Stored per task: a group's size is only known at run time (heap).
-        f.compute_at(blocks.partial, blocks.c).store_at(s.output, oo);
+        f.compute_at(blocks.partial, ci).store_at(s.output, oo);
         f.update().split(lane, rio, rii, lanes).atomic().vectorize(rii);
         // A row's lanes at a time: a constant size, in registers.
         lane_partials.compute_at(f, s.o).vectorize(u, lanes);
@@ -325,7 +334,7 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
         s.output.split(s.o, oo, oi, granules_per_task(s, p, 1), TailStrategy::GuardWithIf).parallel(oo);
         const int chunk = s.row.chunk;
         const Expr steps = s.r_extent / chunk;
-        const int block_steps = std::max(1, (int)p.block_elements / chunk);
+        const int block_steps = cpu_block_steps(p, chunk);
         const Expr several_blocks = s.o_extent < p.min_parallel_rows && steps > block_steps;
         compute_zero_sum_signs_at(s, oi, lanes, several_blocks);
         // Reductions that read the row again (LOG_SUM_EXP's sum after its
@@ -335,7 +344,7 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
         Var at = oo;
         if (s.reductions.size() > 1) {
             Var og("og");
-            const Expr group_rows = max(1, (int)p.block_elements / max(s.r_extent, 1));
+            const Expr group_rows = cpu_block_group_rows(s.r_extent, p);
             s.output.split(oi, og, oi, group_rows, TailStrategy::GuardWithIf);
             at = og;
         }
