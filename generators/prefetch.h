@@ -27,14 +27,18 @@ namespace hdml {
 // (int64) past the first element of the vector loaded: `lanes` elements
 // along r (vector_dim 1) or along i (vector_dim 0: the outer layout's
 // columns, whose loop must start at 0) from a multiple of `lanes`, so the
-// vector's call is one prefetch. r itself where the target has no CPU functions.
+// vector's call is one prefetch; no prefetch where the target has no CPU
+// functions. Either way r comes back promised inside the row, so a caller
+// whose r runs past it under a `where` (unseen by bounds inference) needs no
+// other guard.
 template <typename In>
 Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Halide::Expr &r, const Halide::Expr &o,
                                      int lanes, const Halide::Expr &bytes_ahead, const Halide::Target &target,
                                      Halide::GeneratorContext::ExternsMap &externs, int vector_dim = 1) {
     using namespace Halide;
     const CpuBitcode *functions = cpu_bitcode_for(target);
-    if (!functions) return r;
+    auto in_row = [&](const Expr &index) { return unsafe_promise_clamped(index, 0, input.dim(1).extent() - 1); };
+    if (!functions) return in_row(r);
     link_cpu_functions(target, externs, *functions);
     auto offset = [&](int d, const Expr &x) { return cast<int64_t>(x - input.dim(d).min()) * input.dim(d).stride(); };
     auto vector_start = [&](const Expr &x) { return (x / lanes) * lanes; };
@@ -43,8 +47,7 @@ Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Hal
     const Expr bytes = (first + offset(2, o)) * input.type().bytes() + bytes_ahead;
     const Expr base = Internal::Variable::make(Handle(), input.name(), ExternFuncArgument(input).image_param);
     const Expr zero = Internal::Call::make(Int(32), "hdml_prefetch", {base, bytes}, Internal::Call::PureExtern);
-    // Bounds inference cannot see through the call: the promise keeps r's row.
-    return unsafe_promise_clamped(r + zero, 0, input.dim(1).extent() - 1);
+    return in_row(r + zero);  // bounds inference cannot see through the call
 }
 
 }  // namespace hdml

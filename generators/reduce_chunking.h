@@ -115,6 +115,10 @@ inline CpuRowChunks cpu_outer_row_chunks(const Halide::Expr &r_extent, const Red
 inline int cpu_block_steps(const ReduceTuning &p, int chunk) {
     return std::max(1, (int)p.block_elements / chunk);
 }
+// The blocks a row of `steps` full chunks makes (the last may be short).
+inline Halide::Expr cpu_row_blocks(const Halide::Expr &steps, const Halide::Expr &block_steps) {
+    return (steps + block_steps - 1) / block_steps;
+}
 inline Halide::Expr cpu_block_group_rows(const Halide::Expr &r_extent, const ReduceTuning &p) {
     return Halide::max(1, (int)p.block_elements / Halide::max(r_extent, 1));
 }

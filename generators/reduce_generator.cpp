@@ -249,9 +249,16 @@ public:
             // its identity, +0.0, so a sum of only -0.0 would be +0.0. A zero
             // sum of elements whose sign bits are all set (the top bit of the
             // minimum of sign_at_top) can only come from -0.0s: it is -0.0.
-            if (get_target().has_gpu_feature() || mapping.rows == RowMapping::Whole) {
-                // GPUs, and CPUs' rows=whole (a row to a vector lane), carry the
-                // sign minimum beside the sum: a pair in registers.
+            if (mapping.rows == RowMapping::Whole && !get_target().has_gpu_feature()) {
+                // CPUs' rows=whole: a row is a vector lane, its terms added to
+                // the accumulator with no rfactor, so the sum starts at -0.0 as
+                // IEEE's does (the sign pair's minimum cost rows of 16 a second
+                // tree of shuffles per vector of rows).
+                acc(i, o) = negative_zero(acc_t);
+                for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
+                result = acc(i, o);
+            } else if (get_target().has_gpu_feature()) {
+                // GPUs carry the sign minimum beside the sum: a pair in registers.
                 const Type sign_t = sum_sign_type(get_target(), t);
                 acc(i, o) = Tuple(cast(acc_t, 0), all_ones(sign_t));
                 auto sign = [&](const Expr &x) { return sign_at_top(x, sign_t); };
@@ -482,7 +489,7 @@ public:
             const Expr step = c * block + in_piece.y;
             in_piece.where(step < steps);
             at = step * row.chunk + in_piece.x;
-            piece = RDom(0, (steps + block - 1) / block, "block");
+            piece = RDom(0, cpu_row_blocks(steps, block), "block");
             rest = {row.at[1]};
             // The row's next block, or (rows of one block) the next group of rows.
             next_piece = select(steps > block, cast<int64_t>(block * row.chunk) * input.dim(1).stride(),
@@ -497,7 +504,7 @@ public:
         // the piece its task takes next (the row's next block, the next
         // group of rows, the chunk's next sub-piece), so its maximum reads cache.
         Expr x_in_sum = x;
-        const bool prefetch = next_piece.defined() && tuning.prefetch_bytes > 0 && cpu_bitcode_for(get_target());
+        const bool prefetch = tuning.prefetch_bytes > 0;
         if (prefetch) {
             const bool columns = layout == Layout::Outer;
             const Expr r = row_index_with_prefetch(input, i, at, o, cpu_reduce_lanes(get_target(), t),

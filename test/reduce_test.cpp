@@ -283,6 +283,29 @@ TEST_CASE("REDUCE SUM and AVERAGE keep the sign of zero", "[reduce]") {
             CHECK(signs(run_float(fn, {3, 4}, grid, {0, 1}, type)) == std::vector<int>{1});
             CHECK(signs(run_float(fn, {2, 3}, std::vector<float>(6, z), {0, 1}, type)) == std::vector<int>{-1});
         }
+        // Many short rows (a row to a vector lane on CPUs, rows=whole): rows of
+        // exactly 16 (dense loads) and of 5, each kind of row in turn: all -0.0,
+        // one +0.0 among -0.0s, -1 and +1 that cancel, a nonzero sum.
+        for (uint32_t length : {16u, 5u}) {
+            const uint32_t rows = 40;
+            std::vector<float> many(rows * length, z);
+            std::vector<int> expected;
+            for (uint32_t row = 0; row < rows; ++row) {
+                float *x = &many[row * length];
+                const uint32_t at = row % length;
+                if (row % 4 == 1) x[at] = 0.0f;
+                if (row % 4 == 2) x[at] = -1, x[(at + 1) % length] = 1;
+                if (row % 4 == 3) x[at] = 2;
+                expected.push_back(row % 4 == 0 ? -1 : row % 4 == 3 ? 2 : 1);
+            }
+            INFO("rows of " << length);
+            CHECK(signs(run_float(DML_REDUCE_FUNCTION_SUM, {rows, length}, many, {1}, type)) == expected);
+            CHECK(signs(run_float(DML_REDUCE_FUNCTION_AVERAGE, {rows, length}, many, {1}, type)) == expected);
+            const std::vector<float> all_negative_zero(rows * length, z);
+            for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_L1, DML_REDUCE_FUNCTION_SUM_SQUARE}) {
+                CHECK(signs(run_float(fn, {rows, length}, all_negative_zero, {1}, type)) == std::vector<int>(rows, 1));
+            }
+        }
         // |x| and x*x of -0.0 are +0.0.
         CHECK(signs(run_float(DML_REDUCE_FUNCTION_L1, {1, 3}, {z, z, z}, {1}, type)) == std::vector<int>{1});
         CHECK(signs(run_float(DML_REDUCE_FUNCTION_SUM_SQUARE, {1, 3}, {z, z, z}, {1}, type)) == std::vector<int>{1});
