@@ -2,6 +2,7 @@
 // SPLIT and JOIN are one such copy per piece, the runtime offsetting the big
 // tensor along the axis; leftover dims loop in C++.
 #include "generators/common.h"
+#include "generators/prefetch.h"
 #include "schedules/copy_schedule.h"
 
 namespace hdml {
@@ -23,12 +24,44 @@ public:
 
     void generate() {
         Var x("x"), y("y"), z("z");
-        output(x, y, z) = input(x, y, z);
+        // x + 0: the prefetch's calls ride on the load's index (generators/prefetch.h).
+        output(x, y, z) = input(unsafe_promise_clamped(x + prefetch_ahead(x, y, z), x, x), y, z);
+        const Expr x_dense = input.dim(0).stride() == 1 && output.dim(0).stride() == 1;
         allow_any_strides(input);
         allow_any_strides(output);
-        CopyStages stages{output, x, y, z, input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
-                          output.dim(0).extent(), output.dim(2).extent()};
+        // Each vector's prefetch a call: its columns start at a multiple of the vector (the runtime's mins
+        // are 0). The guard names the input's x extent, the schedule's too: the output's is the same one.
+        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) {
+            input.dim(0).set_min(0);
+            output.dim(0).set_min(0);
+            output.dim(0).set_extent(input.dim(0).extent());
+        }
+        // x's extent as the input's (the output's too): the prefetch's guard then folds where x is dense.
+        CopyStages stages{output, x, y, z, x_dense, input.dim(0).extent(), output.dim(2).extent()};
         schedule_copy(stages, tuning, get_target());
+    }
+
+private:
+    // CPUs, where prefetch_bytes is set: each vector of a dense row prefetches
+    // what the copy reads about prefetch_bytes of its work later: along the row
+    // where rows are that long, else the same columns as many rows ahead (a
+    // SPLIT's pieces take a few hundred bytes of each of the whole's rows, runs
+    // the hardware prefetchers follow poorly). Only rows dense in the input and
+    // a vector long prefetch (the guard names the input alone: Halide refuses
+    // the output's dims before its definition; loop-invariant, LLVM hoists it).
+    Expr prefetch_ahead(Var x, Var y, Var z) {
+        const int lanes = copy_vector_lanes(input.type(), tuning, get_target());
+        if (tuning.prefetch_bytes <= 0 || get_target().has_gpu_feature()) return 0;
+        const Expr ahead = Expr((int64_t)tuning.prefetch_bytes), bytes = Expr((int64_t)input.type().bytes());
+        const Expr x_extent = input.dim(0).extent();  // the output's too
+        const Expr row_bytes = cast<int64_t>(x_extent) * bytes;
+        const Expr rows_ahead = (ahead + row_bytes - 1) / row_bytes;
+        const Expr bytes_ahead =
+            select(row_bytes >= ahead, ahead, rows_ahead * cast<int64_t>(input.dim(1).stride()) * bytes);
+        const Expr zero = prefetch_ahead_of(input, x, y, z, lanes, bytes_ahead, get_target(), *get_externs_map(), 0);
+        return Internal::Call::make(Int(32), Internal::Call::if_then_else,
+                                    {input.dim(0).stride() == 1 && x_extent >= lanes, zero, 0},
+                                    Internal::Call::PureIntrinsic);
     }
 };
 

@@ -5,6 +5,7 @@
 // from the end, out-of-range ones clamp) to int32; the clamp here keeps every
 // read inside the input whatever the indices hold.
 #include "generators/common.h"
+#include "generators/prefetch.h"
 #include "schedules/copy_schedule.h"
 #include "schedules/reduce_params.h"
 
@@ -28,16 +29,48 @@ public:
 
     void generate() {
         Var x("x"), j("j"), y("y");
-        const Expr last = input.dim(1).extent() - 1;
-        output(x, j, y) = input(x, clamp(indices(j), 0, last), y);
+        // x + 0: the prefetch's calls ride on the load's index (generators/prefetch.h).
+        output(x, j, y) = input(unsafe_promise_clamped(x + prefetch_ahead(x, j, y), x, x), row(j), y);
 
         allow_any_strides(input);
         allow_any_strides(indices);
         allow_any_strides(output);
+        // Each vector's prefetch a call: its columns start at a multiple of the vector (the runtime's mins
+        // are 0). The guard names the input's x extent, the schedule's too: the output's is the same one.
+        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) {
+            input.dim(0).set_min(0);
+            output.dim(0).set_min(0);
+            output.dim(0).set_extent(input.dim(0).extent());
+        }
         const Expr j_dense = output.dim(1).stride() == 1 && indices.dim(0).stride() == 1 && input.dim(1).stride() == 1;
-        GatherStages stages{output, x, j, y, output.dim(0).stride(), output.dim(0).extent(), input.dim(0).stride(),
+        // x's extent as the input's (the output's too): the prefetch's guard then folds in every specialisation.
+        GatherStages stages{output, x, j, y, output.dim(0).stride(), input.dim(0).extent(), input.dim(0).stride(),
                             j_dense, output.dim(2).extent(), output.dim(1).extent()};
         schedule_gather(stages, tuning, get_target());
+    }
+
+private:
+    // The input row index position j gathers, clamped inside the input.
+    Expr row(const Expr &j) { return clamp(indices(j), 0, input.dim(1).extent() - 1); }
+
+    // CPUs, where prefetch_bytes is set: each vector of a gathered row
+    // prefetches the same columns of the row gathered about prefetch_bytes of
+    // work later (at least the next one: rows are anywhere, which no hardware
+    // prefetcher foresees). Only rows dense in the input and a vector long
+    // prefetch (the guard names the input alone: Halide refuses the output's
+    // dims before its definition; loop-invariant, LLVM hoists it).
+    Expr prefetch_ahead(Var x, Var j, Var y) {
+        const int lanes = copy_vector_lanes(input.type(), tuning, get_target());
+        if (tuning.prefetch_bytes <= 0 || get_target().has_gpu_feature()) return 0;
+        const Expr x_extent = input.dim(0).extent();  // the output's too
+        const Expr row_bytes = cast<int64_t>(x_extent) * input.type().bytes();
+        const Expr rows_ahead = max((Expr((int64_t)tuning.prefetch_bytes) + row_bytes - 1) / row_bytes, Expr((int64_t)1));
+        const Expr later = row(cast<int32_t>(min(j + rows_ahead, indices.dim(0).extent() - 1)));
+        const Expr zero = prefetch_ahead_of(input, x, later, y, lanes, Expr((int64_t)0), get_target(),
+                                            *get_externs_map(), 0);
+        const Expr vectorised = input.dim(0).stride() == 1 && x_extent >= lanes;
+        return Internal::Call::make(Int(32), Internal::Call::if_then_else, {vectorised, zero, 0},
+                                    Internal::Call::PureIntrinsic);
     }
 };
 

@@ -12,8 +12,14 @@
 // elements: 32 prefetches of the same line per step. So the algorithm ties the
 // prefetch to the load instead: the row index r becomes r + p, p a pure call
 // that prefetches `bytes_ahead` past the first element of r's vector and
-// returns 0 (hdml_prefetch, cpu_functions.ll). One call per vector load (a
-// Tuple's loads of one element share it).
+// returns 0 (hdml_prefetch, cpu_functions.ll). One call per line of a vector
+// load (a Tuple's loads of one element share it).
+//
+// Who: the reductions' plain inner kernel, ARGMAX/ARGMIN's packed keys and
+// LOG_SUM_EXP's pieces (along the row); the inner scans' vector loads (along
+// the line, large inputs only); the copies of SPLIT/JOIN (along the row, or
+// the same columns rows ahead where rows are short); GATHER's rows (the row
+// gathered next, which no hardware prefetcher foresees).
 #pragma once
 
 #include "Halide.h"
@@ -23,22 +29,21 @@
 
 namespace hdml {
 
-// input(i, r, o)'s row index r with a prefetch tied to it, `bytes_ahead`
-// (int64) past the first element of the vector loaded: `lanes` elements
-// along r (vector_dim 1) or along i (vector_dim 0: the outer layout's
-// columns, whose loop must start at 0) from a multiple of `lanes`, so the
-// vector's call is one prefetch; no prefetch where the target has no CPU
-// functions. Either way r comes back promised inside the row, so a caller
-// whose r runs past it under a `where` (unseen by bounds inference) needs no
-// other guard.
+// Calls that prefetch `bytes_ahead` (int64) past the first element of the
+// vector input(i, r, o) belongs to, a call per 64-byte line of the vector, and
+// return 0 (their sum): `lanes` elements along r
+// (vector_dim 1) or along i (vector_dim 0: the outer layout's columns, whose
+// loop must start at 0) from a multiple of `lanes`, so the vector's call is one
+// prefetch; 0 itself where the target has no CPU functions. Add it to the index
+// of the load it goes with (bounds inference cannot see through it: the sum
+// needs a clamp, or a promise, after it).
 template <typename In>
-Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Halide::Expr &r, const Halide::Expr &o,
-                                     int lanes, const Halide::Expr &bytes_ahead, const Halide::Target &target,
-                                     Halide::GeneratorContext::ExternsMap &externs, int vector_dim = 1) {
+Halide::Expr prefetch_ahead_of(In &input, const Halide::Expr &i, const Halide::Expr &r, const Halide::Expr &o,
+                               int lanes, const Halide::Expr &bytes_ahead, const Halide::Target &target,
+                               Halide::GeneratorContext::ExternsMap &externs, int vector_dim = 1) {
     using namespace Halide;
     const CpuBitcode *functions = cpu_bitcode_for(target);
-    auto in_row = [&](const Expr &index) { return unsafe_promise_clamped(index, 0, input.dim(1).extent() - 1); };
-    if (!functions) return in_row(r);
+    if (!functions) return Expr(0);
     link_cpu_functions(target, externs, *functions);
     auto offset = [&](int d, const Expr &x) { return cast<int64_t>(x - input.dim(d).min()) * input.dim(d).stride(); };
     auto vector_start = [&](const Expr &x) { return (x / lanes) * lanes; };
@@ -46,8 +51,25 @@ Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Hal
         vector_dim == 0 ? offset(0, vector_start(i)) + offset(1, r) : offset(0, i) + offset(1, vector_start(r));
     const Expr bytes = (first + offset(2, o)) * input.type().bytes() + bytes_ahead;
     const Expr base = Internal::Variable::make(Handle(), input.name(), ExternFuncArgument(input).image_param);
-    const Expr zero = Internal::Call::make(Int(32), "hdml_prefetch", {base, bytes}, Internal::Call::PureExtern);
-    return in_row(r + zero);  // bounds inference cannot see through the call
+    constexpr int kLineBytes = 64;
+    Expr zero;
+    for (int line = 0; line == 0 || line * kLineBytes < lanes * input.type().bytes(); ++line) {
+        const Expr call = Internal::Call::make(Int(32), "hdml_prefetch", {base, bytes + Expr((int64_t)line * kLineBytes)},
+                                               Internal::Call::PureExtern);
+        zero = zero.defined() ? zero + call : call;
+    }
+    return zero;
+}
+
+// input(i, r, o)'s row index r with prefetch_ahead_of tied to it, promised
+// inside the row (on every target), so a caller whose r runs past it under a
+// `where` (unseen by bounds inference) needs no other guard.
+template <typename In>
+Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Halide::Expr &r, const Halide::Expr &o,
+                                     int lanes, const Halide::Expr &bytes_ahead, const Halide::Target &target,
+                                     Halide::GeneratorContext::ExternsMap &externs, int vector_dim = 1) {
+    const Halide::Expr zero = prefetch_ahead_of(input, i, r, o, lanes, bytes_ahead, target, externs, vector_dim);
+    return Halide::unsafe_promise_clamped(r + zero, 0, input.dim(1).extent() - 1);
 }
 
 }  // namespace hdml

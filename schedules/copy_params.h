@@ -31,11 +31,19 @@ struct CopyTuning {
     // CPU: rows (y, z pairs) per parallel task, and vector width in natural vectors.
     Halide::GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     Halide::GeneratorParam<int> vectors{"vectors", 2};
+    // CPU: how far ahead of the dense rows' vector loads a software prefetch
+    // reads, in bytes of the row's work (0: none; generators/prefetch.h).
+    Halide::GeneratorParam<int> prefetch_bytes{"prefetch_bytes", 0};
     // GPU: threads per block (gpu_threads_x of them along x), and rows copied per thread.
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
     Halide::GeneratorParam<int> gpu_threads_x{"gpu_threads_x", 64};
     Halide::GeneratorParam<int> gpu_rows{"gpu_rows", 4};
 };
+
+// CPU: elements per vector of a dense row's copy.
+inline int copy_vector_lanes(const Halide::Type &t, const CopyTuning &p, const Halide::Target &target) {
+    return target.natural_vector_size(t) * p.vectors;
+}
 
 // Gathered rows are copied as the copy kernel copies rows (rows are j values here).
 using GatherTuning = CopyTuning;

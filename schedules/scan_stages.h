@@ -21,6 +21,10 @@ struct VectorScan {
     Halide::Func carry;  // (i, vec, o): the total before vector vec, over `later`
     Halide::Var lane, vec;
     Halide::RDom later;
+    // Where the loads prefetch ahead (prefetch_bytes): the calls whose input
+    // is large enough; the schedule specialises on it, so smaller ones run the
+    // loop without the prefetch's guard. Undefined: no prefetch.
+    Halide::Expr prefetching;
 };
 
 struct ScanStages {

@@ -9,7 +9,7 @@ namespace hdml {
 inline void schedule_copy_cpu(CopyStages &s, const CopyTuning &p, const Halide::Target &target) {
     using namespace Halide;
     Var t("t");
-    const int lanes = target.natural_vector_size(s.output.output_types()[0]) * p.vectors;
+    const int lanes = copy_vector_lanes(s.output.output_types()[0], p, target);
     s.output.specialize(s.x_dense && s.x_extent >= lanes)
         .vectorize(s.x, lanes, TailStrategy::GuardWithIf)
         .fuse(s.y, s.z, t)

@@ -9,7 +9,7 @@ namespace hdml {
 inline void schedule_gather_cpu(GatherStages &s, const GatherTuning &p, const Halide::Target &target) {
     using namespace Halide;
     Var jo("jo"), ji("ji"), t("t");
-    const int lanes = target.natural_vector_size(s.output.output_types()[0]) * p.vectors;
+    const int lanes = copy_vector_lanes(s.output.output_types()[0], p, target);
     // Rows of a long, dense x dim are copies: vectorise along x. Gathering
     // along the innermost axis (x extent 1): loop over j.
     s.output.reorder(s.x, s.j, s.y);

@@ -42,7 +42,13 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
             .split(s.o, ob, oi, p.lines_per_block, TailStrategy::GuardWithIf)
             .reorder(oi, v.later.x, ob)
             .unroll(oi);
-        // Dense vector loads and stores (strided tensors gather/scatter); no select in the steps.
+        // Large inputs prefetch ahead of the loads (VectorScan::prefetching), smaller ones not.
+        // Then dense vector loads and stores (strided tensors gather/scatter); no select in the steps.
+        if (v.prefetching.defined()) {
+            Stage large = s.output.specialize(v.prefetching);
+            large.specialize(s.dense && s.inclusive);
+            large.specialize(s.dense);
+        }
         s.output.specialize(s.dense && s.inclusive);
         s.output.specialize(s.dense);
         return;
