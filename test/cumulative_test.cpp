@@ -344,3 +344,20 @@ TEST_CASE("cumulative ops validation rules", "[scan][validation]") {
     c.out = TestTensor(DML_TENSOR_DATA_TYPE_INT8, {2, 3});
     expect(c, DML_OPERATOR_CUMULATIVE_SUMMATION, "'InputTensor' has DataType DML_TENSOR_DATA_TYPE_INT8");
 }
+
+// Inputs of 16 MiB or more along the innermost axis: on CPUs the inner scan's
+// kernel then prefetches ahead of its loads (scan_generator.cpp,
+// kScanPrefetchMinBytes), a specialisation no smaller case reaches. Lines of
+// 4099 elements end in a partial vector; each op scans inclusive and
+// exclusive, increasing and decreasing.
+TEST_CASE("cumulative ops on inner lines of 16 MiB and more", "[scan][random][large]") {
+    std::mt19937 rng(test_seed() + 7);
+    const std::pair<DML_TENSOR_DATA_TYPE, uint32_t> cases[] = {
+        {F32, 1024}, {DML_TENSOR_DATA_TYPE_FLOAT16, 2048}, {DML_TENSOR_DATA_TYPE_INT64, 512}};
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (const auto &[dtype, lines] : cases) {
+            const int variant = (int)(rng() % 4);
+            check_random_case(type, dtype, {lines, 4099}, 1, variant & 1, variant & 2, rng);
+        }
+    }
+}
