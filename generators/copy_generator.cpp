@@ -29,13 +29,7 @@ public:
         const Expr x_dense = input.dim(0).stride() == 1 && output.dim(0).stride() == 1;
         allow_any_strides(input);
         allow_any_strides(output);
-        // Each vector's prefetch a call: its columns start at a multiple of the vector (the runtime's mins
-        // are 0). The guard names the input's x extent, the schedule's too: the output's is the same one.
-        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) {
-            input.dim(0).set_min(0);
-            output.dim(0).set_min(0);
-            output.dim(0).set_extent(input.dim(0).extent());
-        }
+        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) constrain_rows_for_prefetch(input, output);
         // x's extent as the input's (the output's too): the prefetch's guard then folds where x is dense.
         CopyStages stages{output, x, y, z, x_dense, input.dim(0).extent(), output.dim(2).extent()};
         schedule_copy(stages, tuning, get_target());
@@ -46,22 +40,15 @@ private:
     // what the copy reads about prefetch_bytes of its work later: along the row
     // where rows are that long, else the same columns as many rows ahead (a
     // SPLIT's pieces take a few hundred bytes of each of the whole's rows, runs
-    // the hardware prefetchers follow poorly). Only rows dense in the input and
-    // a vector long prefetch (the guard names the input alone: Halide refuses
-    // the output's dims before its definition; loop-invariant, LLVM hoists it).
+    // the hardware prefetchers follow poorly).
     Expr prefetch_ahead(Var x, Var y, Var z) {
         const int lanes = copy_vector_lanes(input.type(), tuning, get_target());
         if (tuning.prefetch_bytes <= 0 || get_target().has_gpu_feature()) return 0;
         const Expr ahead = Expr((int64_t)tuning.prefetch_bytes), bytes = Expr((int64_t)input.type().bytes());
-        const Expr x_extent = input.dim(0).extent();  // the output's too
-        const Expr row_bytes = cast<int64_t>(x_extent) * bytes;
-        const Expr rows_ahead = (ahead + row_bytes - 1) / row_bytes;
-        const Expr bytes_ahead =
-            select(row_bytes >= ahead, ahead, rows_ahead * cast<int64_t>(input.dim(1).stride()) * bytes);
-        const Expr zero = prefetch_ahead_of(input, x, y, z, lanes, bytes_ahead, get_target(), *get_externs_map(), 0);
-        return Internal::Call::make(Int(32), Internal::Call::if_then_else,
-                                    {input.dim(0).stride() == 1 && x_extent >= lanes, zero, 0},
-                                    Internal::Call::PureIntrinsic);
+        const Expr row_bytes = cast<int64_t>(input.dim(0).extent()) * bytes;  // the output's x extent too
+        const Expr bytes_ahead = select(row_bytes >= ahead, ahead,
+                                        rows_covering(ahead, row_bytes) * cast<int64_t>(input.dim(1).stride()) * bytes);
+        return prefetch_along_dense_rows(input, x, y, z, lanes, bytes_ahead, get_target(), *get_externs_map());
     }
 };
 

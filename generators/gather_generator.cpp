@@ -35,13 +35,7 @@ public:
         allow_any_strides(input);
         allow_any_strides(indices);
         allow_any_strides(output);
-        // Each vector's prefetch a call: its columns start at a multiple of the vector (the runtime's mins
-        // are 0). The guard names the input's x extent, the schedule's too: the output's is the same one.
-        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) {
-            input.dim(0).set_min(0);
-            output.dim(0).set_min(0);
-            output.dim(0).set_extent(input.dim(0).extent());
-        }
+        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) constrain_rows_for_prefetch(input, output);
         const Expr j_dense = output.dim(1).stride() == 1 && indices.dim(0).stride() == 1 && input.dim(1).stride() == 1;
         // x's extent as the input's (the output's too): the prefetch's guard then folds in every specialisation.
         GatherStages stages{output, x, j, y, output.dim(0).stride(), input.dim(0).extent(), input.dim(0).stride(),
@@ -56,21 +50,14 @@ private:
     // CPUs, where prefetch_bytes is set: each vector of a gathered row
     // prefetches the same columns of the row gathered about prefetch_bytes of
     // work later (at least the next one: rows are anywhere, which no hardware
-    // prefetcher foresees). Only rows dense in the input and a vector long
-    // prefetch (the guard names the input alone: Halide refuses the output's
-    // dims before its definition; loop-invariant, LLVM hoists it).
+    // prefetcher foresees).
     Expr prefetch_ahead(Var x, Var j, Var y) {
         const int lanes = copy_vector_lanes(input.type(), tuning, get_target());
         if (tuning.prefetch_bytes <= 0 || get_target().has_gpu_feature()) return 0;
-        const Expr x_extent = input.dim(0).extent();  // the output's too
-        const Expr row_bytes = cast<int64_t>(x_extent) * input.type().bytes();
-        const Expr rows_ahead = max((Expr((int64_t)tuning.prefetch_bytes) + row_bytes - 1) / row_bytes, Expr((int64_t)1));
+        const Expr row_bytes = cast<int64_t>(input.dim(0).extent()) * input.type().bytes();  // the output's too
+        const Expr rows_ahead = rows_covering(Expr((int64_t)tuning.prefetch_bytes), row_bytes);
         const Expr later = row(cast<int32_t>(min(j + rows_ahead, indices.dim(0).extent() - 1)));
-        const Expr zero = prefetch_ahead_of(input, x, later, y, lanes, Expr((int64_t)0), get_target(),
-                                            *get_externs_map(), 0);
-        const Expr vectorised = input.dim(0).stride() == 1 && x_extent >= lanes;
-        return Internal::Call::make(Int(32), Internal::Call::if_then_else, {vectorised, zero, 0},
-                                    Internal::Call::PureIntrinsic);
+        return prefetch_along_dense_rows(input, x, later, y, lanes, Expr((int64_t)0), get_target(), *get_externs_map());
     }
 };
 

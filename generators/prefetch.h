@@ -61,6 +61,44 @@ Halide::Expr prefetch_ahead_of(In &input, const Halide::Expr &i, const Halide::E
     return zero;
 }
 
+// `zero` (a prefetch_ahead_of) where `condition` holds, else 0: the
+// prefetch's guard as a pure if-then-else, so that loop-invariant conditions
+// hoist and known ones fold.
+inline Halide::Expr prefetch_if(const Halide::Expr &condition, const Halide::Expr &zero) {
+    using namespace Halide::Internal;
+    return Call::make(Halide::Int(32), Call::if_then_else, {condition, zero, 0}, Call::PureIntrinsic);
+}
+
+// Rows of `row_bytes` (int64, > 0) needed to cover `bytes_ahead` bytes of
+// work: how far ahead a copy of short rows prefetches (at least one row where
+// bytes_ahead > 0).
+inline Halide::Expr rows_covering(const Halide::Expr &bytes_ahead, const Halide::Expr &row_bytes) {
+    return (bytes_ahead + row_bytes - 1) / row_bytes;
+}
+
+// The copies' (SPLIT/JOIN, GATHER) prefetch: prefetch_ahead_of with vectors
+// along x (input(x, r, o)'s dim 0), where rows are dense in the input and a
+// vector long; else 0. The guard names the input alone (Halide refuses the
+// output's dims before its definition); loop-invariant, LLVM hoists it.
+template <typename In>
+Halide::Expr prefetch_along_dense_rows(In &input, const Halide::Expr &x, const Halide::Expr &r, const Halide::Expr &o,
+                                       int lanes, const Halide::Expr &bytes_ahead, const Halide::Target &target,
+                                       Halide::GeneratorContext::ExternsMap &externs) {
+    const Halide::Expr zero = prefetch_ahead_of(input, x, r, o, lanes, bytes_ahead, target, externs, 0);
+    return prefetch_if(input.dim(0).stride() == 1 && input.dim(0).extent() >= lanes, zero);
+}
+
+// The copies' constraints where they prefetch: each vector's prefetch is one
+// call because its columns start at a multiple of the vector (the runtime's
+// mins are 0), and the guard's x extent (the input's) is the schedule's too
+// because the output's is the same one.
+template <typename In, typename Out>
+void constrain_rows_for_prefetch(In &input, Out &output) {
+    input.dim(0).set_min(0);
+    output.dim(0).set_min(0);
+    output.dim(0).set_extent(input.dim(0).extent());
+}
+
 // input(i, r, o)'s row index r with prefetch_ahead_of tied to it, promised
 // inside the row (on every target), so a caller whose r runs past it under a
 // `where` (unseen by bounds inference) needs no other guard.

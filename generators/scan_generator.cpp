@@ -278,8 +278,7 @@ private:
             if (tuning.prefetch_bytes <= 0) return x(i, at, o);
             const Expr prefetch = prefetch_ahead_of(input, i, element, o, lanes, Expr((int64_t)tuning.prefetch_bytes),
                                                     get_target(), *get_externs_map());
-            const Expr zero = Internal::Call::make(Int(32), Internal::Call::if_then_else, {s.prefetching, prefetch, 0},
-                                                   Internal::Call::PureIntrinsic);
+            const Expr zero = prefetch_if(s.prefetching, prefetch);
             auto edge = [&](const Expr &v, int d) {
                 return clamp(likely(v), input.dim(d).min(), input.dim(d).min() + input.dim(d).extent() - 1);
             };
