@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Same-process A/B of hdml libraries on the CPU: every library loaded at once, each corpus case's tensors built
-once, the libraries timed in turn on them, call batch by call batch, the order rotated every repetition.
+"""Paired A/B of hdml libraries on the CPU: each library in a process of its own, every corpus case built once in
+each, the libraries timed in turn, call batch by call batch, the order rotated every repetition.
 
 A machine whose memory bandwidth drifts (a shared VM moved 38-80 GB/s within minutes) swamps a comparison of
 whole runs, or of rounds a case apart (device_run.sh ab); back-to-back batches of ~0.05 s see the same machine, so
-the ratio of each repetition's pair is the measurement, and its spread is reported. Each library runs in a process
-of its own (two loaded in one process crashed in their first call), on tensors of the same shapes; one process
-works at a time while the others wait on a pipe. Processes of one library differ too (by up to ~9% on a 2-core VM):
+the ratio of each repetition's pair is the measurement, and its spread is reported. A process a library (two
+loaded in one process crashed in their first call), on tensors of the same shapes; one works at a time while the
+others wait on a pipe. Processes of one library differ too (by up to ~9% on a 2-core VM):
 name the baseline twice (def=X def2=X new=Y) to see that floor beside the comparison.
 
     bench/cpu/lib_ab.py --threads 2 --cases 'reduce/sum/f32/inner$' \\
