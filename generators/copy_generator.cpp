@@ -29,7 +29,7 @@ public:
         const Expr x_dense = input.dim(0).stride() == 1 && output.dim(0).stride() == 1;
         allow_any_strides(input);
         allow_any_strides(output);
-        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) constrain_rows_for_prefetch(input, output);
+        if (copy_prefetches(tuning, get_target())) constrain_rows_for_prefetch(input, output);
         // x's extent as the input's (the output's too): the prefetch's guard then folds where x is dense.
         CopyStages stages{output, x, y, z, x_dense, input.dim(0).extent(), output.dim(2).extent()};
         schedule_copy(stages, tuning, get_target());
@@ -43,7 +43,7 @@ private:
     // the hardware prefetchers follow poorly).
     Expr prefetch_ahead(Var x, Var y, Var z) {
         const int lanes = copy_vector_lanes(input.type(), tuning, get_target());
-        if (tuning.prefetch_bytes <= 0 || get_target().has_gpu_feature()) return 0;
+        if (!copy_prefetches(tuning, get_target())) return 0;
         const Expr ahead = Expr((int64_t)tuning.prefetch_bytes), bytes = Expr((int64_t)input.type().bytes());
         const Expr row_bytes = cast<int64_t>(input.dim(0).extent()) * bytes;  // the output's x extent too
         const Expr bytes_ahead = select(row_bytes >= ahead, ahead,

@@ -35,7 +35,7 @@ public:
         allow_any_strides(input);
         allow_any_strides(indices);
         allow_any_strides(output);
-        if (tuning.prefetch_bytes > 0 && !get_target().has_gpu_feature()) constrain_rows_for_prefetch(input, output);
+        if (copy_prefetches(tuning, get_target())) constrain_rows_for_prefetch(input, output);
         const Expr j_dense = output.dim(1).stride() == 1 && indices.dim(0).stride() == 1 && input.dim(1).stride() == 1;
         // x's extent as the input's (the output's too): the prefetch's guard then folds in every specialisation.
         GatherStages stages{output, x, j, y, output.dim(0).stride(), input.dim(0).extent(), input.dim(0).stride(),
@@ -53,7 +53,7 @@ private:
     // prefetcher foresees).
     Expr prefetch_ahead(Var x, Var j, Var y) {
         const int lanes = copy_vector_lanes(input.type(), tuning, get_target());
-        if (tuning.prefetch_bytes <= 0 || get_target().has_gpu_feature()) return 0;
+        if (!copy_prefetches(tuning, get_target())) return 0;
         const Expr row_bytes = cast<int64_t>(input.dim(0).extent()) * input.type().bytes();  // the output's too
         const Expr rows_ahead = rows_covering(Expr((int64_t)tuning.prefetch_bytes), row_bytes);
         const Expr later = row(cast<int32_t>(min(j + rows_ahead, indices.dim(0).extent() - 1)));

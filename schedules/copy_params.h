@@ -45,6 +45,11 @@ inline int copy_vector_lanes(const Halide::Type &t, const CopyTuning &p, const H
     return target.natural_vector_size(t) * p.vectors;
 }
 
+// CPU copies with a software prefetch ahead of their dense rows (prefetch_bytes set; GPUs never).
+inline bool copy_prefetches(const CopyTuning &p, const Halide::Target &target) {
+    return p.prefetch_bytes > 0 && !target.has_gpu_feature();
+}
+
 // Gathered rows are copied as the copy kernel copies rows (rows are j values here).
 using GatherTuning = CopyTuning;
 
