@@ -10,7 +10,7 @@ others wait on a pipe. Processes of one library differ too (by up to ~9% on a 2-
 name the baseline twice (def=X def2=X new=Y) to see that floor beside the comparison.
 
     bench/cpu/lib_ab.py --threads 2 --cases 'reduce/sum/f32/inner$' \\
-        def=build/runtime/libhdml.so.0 new=build/tune/<id>/libhdml.so.0 > ab.jsonl
+        def=build/runtime/libhdml.so.0 def2=build/runtime/libhdml.so.0 new=build/tune/<id>/libhdml.so.0 > ab.jsonl
     bench/cpu/lib_ab.py --summary ab.jsonl
 
 One JSON line per case: seconds per call of every repetition, per library (the first is the baseline). A
