@@ -87,12 +87,15 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     if (test_on_cuda()) return;
     Runner r;
     const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 2048}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {1024, 64}, {0}) == "hdml_reduce_float32_outer_sum" + p);
     // Reduced axes 0 and 2 are no single strided run: packed by the copy kernel
-    // first; its 16 rows of 256 are longer than reduce_whole_rows_max_row (64).
+    // first; its 16 contiguous rows of 256 are longer than
+    // reduce_whole_rows_max_row (64): rows=vectors for SUM (below), plain for MAX.
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {8, 16, 32}, {0, 2}) ==
-          "hdml_copy_uint32" + p + " hdml_reduce_float32_inner_sum" + p);
+          "hdml_copy_uint32" + p + " hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {8, 16, 32}, {0, 2}) ==
+          "hdml_copy_uint32" + p + " hdml_reduce_float32_inner_max" + p);
     // Rows of at most reduce_whole_rows_max_row (64), at least a vector (16) of
     // them: each row reduced whole by a vector lane, but for rows a multiple of
     // reduce_whole_rows_plain_multiple (64), which the plain kernel walks in full chunks.
@@ -100,11 +103,22 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 32}, {1}) == "hdml_reduce_int32_inner_sum_rows_whole" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 31}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 64}, {1}) == "hdml_reduce_int32_inner_sum" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_max" + p);
     // Contiguous float rows of reduce_row_vectors_min_row..max_row (32..64), at
     // least a vector of them: rows=vectors (built for float types only: the
-    // int32 rows above go plain).
+    // int32 rows above go plain); sums and products (kernel op sum, multiply)
+    // up to reduce_row_vectors_max_sum_row (1024).
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 1024}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 1025}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {3, 100, 1000}, {2}) ==
+          "hdml_reduce_float16_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MULTIPLY, F32, {16, 512}, {1}) ==
+          "hdml_reduce_float32_inner_multiply_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 512}, {1}) == "hdml_reduce_int32_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_log_sum_exp" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, F32, {16, 65}, {1}) == "hdml_arg_reduce_float32_inner" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 32}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, F16, {16, 63}, {1}) == "hdml_reduce_float16_inner_min_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {3, 100, 64}, {2}) ==
@@ -128,7 +142,7 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, DML_TENSOR_DATA_TYPE_UINT16, {65537, 3}, {0}) ==
           "hdml_arg_reduce_uint16_outer_keys32" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F16, {20000000, 3}, {0}) == "hdml_arg_reduce_float16_outer_keys32" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {64, 1024}, {1}) == "hdml_reduce_float16_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {64, 2048}, {1}) == "hdml_reduce_float16_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {1024, 64}, {0}) ==
           "hdml_reduce_float32_outer_log_sum_exp" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, I8, {64, 1024}, {1}) == "hdml_reduce_int8_inner_min" + p);
@@ -260,7 +274,8 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
     if (test_on_cuda()) return;
     const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
     {
-        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_max_row": 1024}})");
+        const ScopedDispatch overlay(
+            "cpu_overlay.json", R"({"dispatch": {"reduce_whole_rows_max_row": 1024, "reduce_row_vectors_max_sum_row": 0}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1000}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 1024}, {1}) == "hdml_reduce_float32_inner_sum" + p);
@@ -271,19 +286,23 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 64}, {1}) == "hdml_reduce_int32_inner_sum_rows_whole" + p);
     }
-    {  // rows=vectors over rows of 16..1000; none (max 0)
-        const ScopedDispatch overlay(
-            "cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_min_row": 16, "reduce_row_vectors_max_row": 1000}})");
+    {  // rows=vectors over rows of 16..1000, sums up to 100; none (max 0)
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_min_row": 16,
+            "reduce_row_vectors_max_row": 1000, "reduce_row_vectors_max_sum_row": 100}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1000}, {1}) == "hdml_reduce_float32_inner_max_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F16, {64, 16}, {1}) == "hdml_reduce_float16_inner_max_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 15}, {1}) == "hdml_reduce_float32_inner_max_rows_whole" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1001}, {1}) == "hdml_reduce_float32_inner_max" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 100}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 101}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     }
     {
-        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_max_row": 0}})");
+        const ScopedDispatch overlay("cpu_overlay.json",
+                                     R"({"dispatch": {"reduce_row_vectors_max_row": 0, "reduce_row_vectors_max_sum_row": 0}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_max" + p);
     }
 }
 

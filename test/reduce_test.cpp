@@ -595,20 +595,21 @@ TEST_CASE("REDUCE many short rows: every function and type, rows strided and pad
     }
 }
 
-// rows=vectors (CPUs, float types; reduce_row_vectors_min_row..max_row):
-// contiguous rows reduced in vectors of their elements, then a vector of rows
-// across lanes. The overlay gives it rows of every kind of length: shorter
-// than a vector (one masked load), exactly one or two vectors (16, 32), a
-// vector and a tail (17, 33), several (100, 200); rows dense and padded apart;
-// a vector of rows and a tail (17 rows: the last vector shifts back), many
-// tasks (2003 rows); every function of the float types.
+// rows=vectors (CPUs, float types; reduce_row_vectors_min_row..max_row, and
+// ..max_sum_row for sums and products): contiguous rows reduced in vectors of
+// their elements, then a vector of rows across lanes. The overlay gives it
+// rows of every kind of length: shorter than a vector (one masked load),
+// exactly one or two vectors (16, 32), a vector and a tail (17, 33), several
+// (100, 200, 1000); rows dense and padded apart; a vector of rows and a tail
+// (17 rows: the last vector shifts back), many tasks (2003 rows; 67 of 1000);
+// every function of the float types.
 TEST_CASE("REDUCE rows=vectors: contiguous rows of any length, every float function", "[reduce][random]") {
     if (test_on_gpu()) return;  // a CPU mapping: the GPU suites run the other shapes
-    const ScopedDispatch overlay("row_vectors.json",
-                                 R"({"dispatch": {"reduce_row_vectors_min_row": 1, "reduce_row_vectors_max_row": 1000}})");
+    const ScopedDispatch overlay("row_vectors.json", R"({"dispatch": {"reduce_row_vectors_min_row": 1,
+        "reduce_row_vectors_max_row": 1000, "reduce_row_vectors_max_sum_row": 1000}})");
     std::mt19937 rng(test_seed() + 7);
-    for (uint32_t length : {3u, 8u, 16u, 17u, 32u, 33u, 100u, 200u}) {
-        for (uint32_t rows : {17u, 2003u}) {
+    for (uint32_t length : {3u, 8u, 16u, 17u, 32u, 33u, 100u, 200u, 1000u}) {
+        for (uint32_t rows : {17u, length < 1000 ? 2003u : 67u}) {
             for (uint32_t pad : {0u, 5u}) {
                 for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
                     for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {

@@ -7,7 +7,9 @@ whole runs, or of rounds a case apart (device_run.sh ab); back-to-back batches o
 the ratio of each repetition's pair is the measurement, and its spread is reported. A process a library (two
 loaded in one process crashed in their first call), on tensors of the same shapes; one works at a time while the
 others wait on a pipe. Processes of one library differ too (by up to ~9% on a 2-core VM):
-name the baseline twice (def=X def2=X new=Y) to see that floor beside the comparison.
+name the baseline twice (def=X def2=X new=Y) to see that floor beside the comparison. A dispatch threshold
+needs no rebuild: `--overlay NAME=FILE` runs that library with HDML_DISPATCH_X86/ARM naming FILE (a JSON
+"dispatch" overlay, runtime/variants/thresholds.h), so the same library may be named twice, once overlaid.
 
     bench/cpu/lib_ab.py --threads 2 --cases 'reduce/sum/f32/inner$' \\
         def=build/runtime/libhdml.so.0 def2=build/runtime/libhdml.so.0 new=build/tune/<id>/libhdml.so.0 > ab.jsonl
@@ -53,9 +55,23 @@ def worker(path, threads):
 
 def measure(args):
     names, paths = zip(*(spec.split("=", 1) for spec in args.libraries))
+    overlays = dict(spec.split("=", 1) for spec in args.overlay)
+    unknown = set(overlays) - set(names)
+    if unknown:
+        sys.exit("--overlay names no library: %s" % ", ".join(sorted(unknown)))
+
+    def environment(name):
+        env = dict(os.environ)
+        for platform in ("X86", "ARM"):
+            env.pop("HDML_DISPATCH_" + platform, None)  # only the named library is overlaid
+            if name in overlays:
+                env["HDML_DISPATCH_" + platform] = os.path.abspath(overlays[name])
+        return env
+
     workers = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", path, "--threads",
-                                 str(args.threads)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-               for path in paths]
+                                 str(args.threads)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                env=environment(name))
+               for name, path in zip(names, paths)]
 
     def ask(w, request):
         w.stdin.write(json.dumps(request) + "\n")
@@ -71,8 +87,10 @@ def measure(args):
             for k in range(len(workers)):
                 i = (rep + k) % len(workers)  # each library first as often as the others
                 seconds[names[i]].append(ask(workers[i], {"min_seconds": args.min_seconds})["seconds"])
-        print(json.dumps({"case": case["case"], "threads": args.threads, "bytes": moved, "seconds": seconds}),
-              flush=True)
+        record = {"case": case["case"], "threads": args.threads, "bytes": moved, "seconds": seconds}
+        if overlays:
+            record["overlays"] = {name: open(path).read() for name, path in overlays.items()}
+        print(json.dumps(record), flush=True)
     for w in workers:
         w.stdin.close()
         w.wait()
@@ -103,6 +121,8 @@ def main():
     parser.add_argument("--cases", default="")
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--min-seconds", type=float, default=0.05)
+    parser.add_argument("--overlay", action="append", default=[],
+                        help="NAME=dispatch.json: run library NAME with this dispatch overlay (repeatable)")
     parser.add_argument("--summary", help="print a measured file's ratios instead")
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # a library's process (measure starts them)
     args = parser.parse_args()

@@ -19,6 +19,10 @@ struct ReduceQuery {
     // or any row of the CPUs' outer layout: key_bits=32 twins first (filled
     // in by choose_reduce_kernel).
     bool narrow_keys = false;
+    // The function's kernel op is sum or multiply (SUM, AVERAGE, L1, L2,
+    // SUM_SQUARE, LOG_SUM, MULTIPLY): rows=vectors up to a row length of
+    // its own (filled in by choose_reduce_kernel).
+    bool sums_or_products = false;
 };
 
 struct ReduceChoice {
