@@ -73,6 +73,7 @@ HRESULT ReducingOperator::choose_kernels(Family family, const KernelParams &func
     query.in_bytes = element_size(in.type);
     query.out_bytes = arg_ ? 4 : element_size(outputs[0].type);
     query.arg = arg_;
+    query.element_map = reduce_args_.element_map;
     HDML_RETURN_IF_FAILED(choose_reduce_kernel(device, family, function, query, what, &choice_));
     std::string kernels = choice_.kernel->name;
     if (choice_.shape.packed) {

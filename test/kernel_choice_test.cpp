@@ -106,14 +106,19 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_max" + p);
     // Contiguous float rows of reduce_row_vectors_min_row..max_row (32..64), at
     // least a vector of them: rows=vectors (built for float types only: the
-    // int32 rows above go plain); sums and products (kernel op sum, multiply)
+    // int32 rows above go plain); sums and products of the elements themselves
+    // (SUM, AVERAGE, LOG_SUM, MULTIPLY; not L1, L2, SUM_SQUARE's |x| and x*x)
     // up to reduce_row_vectors_max_sum_row (1024).
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 1024}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 1025}, {1}) == "hdml_reduce_float32_inner_sum" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {3, 100, 1000}, {2}) ==
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_AVERAGE, F16, {3, 100, 1000}, {2}) ==
           "hdml_reduce_float16_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM, F32, {16, 256}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F16, {16, 512}, {1}) == "hdml_reduce_float16_inner_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM_SQUARE, F32, {16, 64}, {1}) ==
+          "hdml_reduce_float32_inner_sum_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MULTIPLY, F32, {16, 512}, {1}) ==
           "hdml_reduce_float32_inner_multiply_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 512}, {1}) == "hdml_reduce_int32_inner_sum" + p);

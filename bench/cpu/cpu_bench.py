@@ -42,6 +42,19 @@ def close(torch, a, b):
                                equal_nan=True))
 
 
+def reduce_call(torch, function):
+    """PyTorch's call for a REDUCE function, as call(x, dims, keepdim=, out=) (MULTIPLY: one axis, as torch.prod
+    takes; LOG_SUM and SUM_SQUARE have no out= form that does not allocate, so none here)."""
+    def norm(order):
+        return lambda x, dims, keepdim, out=None: torch.linalg.vector_norm(x, order, dims, keepdim, out=out)
+    calls = {"SUM": torch.sum, "MAX": torch.amax, "MIN": torch.amin, "LOG_SUM_EXP": torch.logsumexp,
+             "AVERAGE": torch.mean, "L1": norm(1), "L2": norm(2),
+             "MULTIPLY": lambda x, dims, keepdim, out=None: torch.prod(x, dims[0], keepdim, out=out)}
+    if function not in calls:
+        raise ValueError("no PyTorch call for REDUCE function %s (one of %s)" % (function, ", ".join(calls)))
+    return calls[function]
+
+
 def build(torch, h, case):
     """(PyTorch's call, its outputs, hdml's run, hdml's outputs, bytes moved) for one corpus case. Both write
     into outputs allocated once (PyTorch's out= forms; SPLIT copies each view torch.split returns into its
@@ -57,7 +70,7 @@ def build(torch, h, case):
             fn = lambda: torch.argmax(x, dims[0], keepdim=True, out=theirs)  # noqa: E731
             return fn, [theirs], h.arg_reduce(False, x, dims, ours), [ours], nbytes(x, ours)
         ours, theirs = torch.empty(kept, dtype=dtype), torch.empty(kept, dtype=dtype)
-        call = {"SUM": torch.sum, "MAX": torch.amax, "LOG_SUM_EXP": torch.logsumexp}[function]
+        call = reduce_call(torch, function)
         fn = lambda: call(x, dims, keepdim=True, out=theirs)  # noqa: E731
         # float16: PyTorch may round intermediates (LOG_SUM_EXP's sum of exps) to float16, hdml keeps float32.
         fn.float32 = lambda: call(x.float(), dims, keepdim=True).to(dtype)

@@ -139,12 +139,14 @@ std::string whole_rows(const ReduceQuery &q) {
 }
 
 // rows=vectors kernels take contiguous rows (the kernel reads them in dense
-// vectors; it is built for float types only). Sums and products take longer
-// rows than the rest: the plain kernel pays ~60 cycles a row beside its loop
-// (merging the row's vectors, its block and zero-sum bookkeeping), which
-// rows=vectors does not (SUM over rows of 256-4096, 256 MiB: 1.05-2.2x on
-// the Zen 4 VM at 2 threads and the Xeon at 16), while MAX and ARGMAX over
-// such rows ran 0.55-0.84x on 16 Xeon threads and LOG_SUM_EXP 0.5-0.8x
+// vectors; it is built for float types only). Sums and products of the
+// elements take longer rows than the rest: the plain kernel pays ~60 cycles a
+// row beside its loop (merging the row's vectors, its block and zero-sum
+// bookkeeping), which rows=vectors does not (SUM over rows of 128-1024, 256
+// MiB: 1.0-2.4x on the Zen 4 VM and the Xeon at 2 and 16 threads), while
+// MAX and ARGMAX over such rows ran 0.55-0.84x on 16 Xeon threads, L2 float16
+// over rows of 512 0.74-0.79x there (rows=vectors's partials go through the
+// stack each step, a chain the extra term lengthens) and LOG_SUM_EXP 0.5-0.8x
 // everywhere (its two passes, where the plain kernel runs prefetched pieces).
 std::string row_vectors(const ReduceQuery &q) {
     const ReduceShape &s = q.shape;
@@ -211,7 +213,8 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     const bool index_in_chunks = !on_gpu(device) && query.shape.outer_layout;
     query.narrow_keys =
         query.arg && query.in_bytes <= 2 && (query.shape.r.extent <= kNarrowKeyMaxRow || index_in_chunks);
-    query.sums_or_products = function.op == param::op::sum || function.op == param::op::multiply;
+    query.sums_or_products =
+        query.element_map == 0 && (function.op == param::op::sum || function.op == param::op::multiply);
     auto params_of = [&](const ReduceVariant &v) {
         const bool outer = v.rows_as_columns || query.shape.outer_layout;
         return function.with(outer ? param::layout::outer : param::layout::inner).with_mapping(v.mapping);

@@ -19,9 +19,11 @@ struct ReduceQuery {
     // or any row of the CPUs' outer layout: key_bits=32 twins first (filled
     // in by choose_reduce_kernel).
     bool narrow_keys = false;
-    // The function's kernel op is sum or multiply (SUM, AVERAGE, L1, L2,
-    // SUM_SQUARE, LOG_SUM, MULTIPLY): rows=vectors up to a row length of
-    // its own (filled in by choose_reduce_kernel).
+    // REDUCE's term (ReduceArgs::element_map): 0 the element, 1 |x|, 2 x*x.
+    int32_t element_map = 0;
+    // Sums and products of the elements themselves (kernel op sum or
+    // multiply, element_map 0: SUM, AVERAGE, LOG_SUM, MULTIPLY): rows=vectors
+    // up to a row length of their own (filled in by choose_reduce_kernel).
     bool sums_or_products = false;
 };
 
