@@ -85,6 +85,10 @@ struct ReduceTuning {
     Halide::GeneratorParam<int> accumulators{"accumulators", 4};
     Halide::GeneratorParam<int> block_elements{"block_elements", 16384};
     Halide::GeneratorParam<int> min_parallel_rows{"min_parallel_rows", 8};
+    // CPU, inner layout, the plain kernel, fewer than min_parallel_rows rows:
+    // a row's parallel blocks are 4 or 16 times block_elements where the row
+    // still makes row_blocks of them (0: always block_elements).
+    Halide::GeneratorParam<int> row_blocks{"row_blocks", 64};
     // CPU, outer layout: consecutive reduced rows a task accumulates (more
     // where a column would have over max_row_chunks chunks), and the columns
     // of its partial row (a multiple of the widest vector).

@@ -241,6 +241,35 @@ TEST_CASE("ARGMAX/ARGMIN of float16 over long rows: the best element anywhere", 
     }
 }
 
+// One long row: CPUs cut it into blocks of block_elements (16384), or of 4 or
+// 16 times that where the row still makes row_blocks (64) of them (rows of
+// 6291473 and 16859153 elements). The best value twice, in a middle block and
+// in the last one (the direction picks which), or among the last elements;
+// float32 and float16 (packed keys), int64 (64-bit: the value, then its
+// index, in two passes).
+TEST_CASE("ARGMAX/ARGMIN over one long row in blocks sized by the row", "[argmax][large]") {
+    const uint32_t n = 4 * 16384 * 64 * 3 / 2 + 17, longest = 16 * 16384 * 64 + 5 * 16384 + 17;
+    const std::tuple<uint32_t, uint32_t, uint32_t, DML_TENSOR_DATA_TYPE> cases[] = {
+        {n, n / 2 + 5, n - 40000, F32},
+        {n, n / 2 + 5, n - 40000, DML_TENSOR_DATA_TYPE_FLOAT16},
+        {n, n / 2 + 5, n - 40000, DML_TENSOR_DATA_TYPE_INT64},
+        {n, n - 3, n - 2, F32},
+        {longest, longest / 2 + 5, longest - 40000, F32}};
+    for (const auto &[length, first, last, type] : cases) {
+        for (DML_OPERATOR_TYPE op : {DML_OPERATOR_ARGMAX, DML_OPERATOR_ARGMIN}) {
+            const double best = op == DML_OPERATOR_ARGMAX ? 100 : -100;
+            const uint32_t at_first = first, at_last = last;  // (a lambda captures no structured binding in C++17)
+            auto fill = [&](const std::vector<uint32_t> &i) -> double {
+                return i[1] == at_first || i[1] == at_last ? best : (double)(i[1] % 97) - 48;
+            };
+            for (auto direction : {DML_AXIS_DIRECTION_INCREASING, DML_AXIS_DIRECTION_DECREASING}) {
+                check_along_axis(op, direction, TestTensor(type, {1, length}), 1, fill,
+                                 direction == DML_AXIS_DIRECTION_INCREASING ? first : last);
+            }
+        }
+    }
+}
+
 // CPUs' outer layout packs 32-bit keys over rows of any length: the index is
 // local to a chunk of rows (partial rows of at most 65536), and the chunks
 // merge with their first row added. Columns of 16385 rows (256 chunks of 65:

@@ -754,6 +754,37 @@ TEST_CASE("REDUCE second passes over groups of rows", "[reduce][random][large]")
     for (const auto &[fn, type, sizes] : cases) run_random_case(fn, type, sizes, 2, rng, {sizes[1], 1});
 }
 
+// One long row: CPUs cut it into blocks of block_elements (16384), or of 4 or
+// 16 times that where the row still makes row_blocks (64) of them, each size
+// a specialization of its own; rows of 6291473 and 16859153 elements (not a
+// multiple of a chunk) take the two longer sizes. Exact sums (integers in
+// units of 2^-10 below 2^24 of them: every partial exact in float32, so a
+// block dropped or added shows) and the deciding element in the last block, a
+// middle one, or among the last elements. ARGMAX/ARGMIN: arg_reduce_test.
+TEST_CASE("REDUCE one long row in blocks sized by the row", "[reduce][large]") {
+    for (uint32_t n : {4 * 16384 * 64 * 3 / 2 + 17, 16 * 16384 * 64 + 5 * 16384 + 17}) {
+        std::vector<float> row(n);
+        double sum = 0;
+        for (uint32_t k = 0; k < n; ++k) sum += row[k] = (float)(k % 2 + (k % 3 == 0)) / 1024;
+        for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+            const double expected = type == F16 ? half_to_float(float_to_half((float)sum)) : sum;
+            INFO((type == F32 ? "float32" : "float16") << " SUM of " << n << " elements, expected " << expected);
+            CHECK(run_float(DML_REDUCE_FUNCTION_SUM, {n}, row, {0}, type)[0] == expected);
+        }
+        const bool shorter = n < 16 * 16384 * 64;
+        for (uint32_t at : {n - 40000, n / 2 + 5, n - 3}) {
+            if (!shorter && at != n - 40000) continue;  // the longest row: one case, the time it takes
+            for (uint32_t k = 0; k < n; ++k) row[k] = k == at ? 0.5f : -1.0f - (float)(k % 97);
+            for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
+                if (!shorter && type == F16) continue;
+                INFO((type == F32 ? "float32" : "float16") << " " << n << " elements, the largest at " << at);
+                CHECK(run_float(DML_REDUCE_FUNCTION_MAX, {n}, row, {0}, type)[0] == 0.5f);
+                CHECK(run_float(DML_REDUCE_FUNCTION_MIN, {n}, row, {0}, type)[0] == -97.0f);
+            }
+        }
+    }
+}
+
 // LOG_SUM_EXP's exp on CPUs is a polynomial of its own (exp_of_nonpositive):
 // rows whose elements lie 0 to 120 below the maximum, past the -87.3 where it
 // stops at 2^-126, each against exp and log in double precision.
