@@ -344,7 +344,7 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
         // A few long rows: blocks of block_steps, or 4 or 16 times as long
         // where the row still makes row_blocks of them (0: never), each size
         // a constant in a specialization of its own. Blocks of 64 KiB held
-        // one row of 256 MiB to 0.64-0.96x of these (float16 lowest); blocks
+        // one row of 256 MiB to 0.64-0.99x of these (float16 lowest); blocks
         // sized at run time cost float32 SUM 4-15% on 2 Xeon threads.
         std::vector<int> long_blocks;
         if (p.row_blocks > 0) long_blocks = {16 * block_steps, 4 * block_steps};
