@@ -362,13 +362,13 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
             at = og;
         }
         const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y;
+        Expr row_block = block_steps;
+        for (auto b = long_blocks.rbegin(); b != long_blocks.rend(); ++b) {
+            row_block = select(row_takes(*b), *b, row_block);
+        }
+        const Expr block = max(1, select(s.o_extent >= p.min_parallel_rows, steps, min(steps, row_block)));
         for (Func f : s.reductions) {
             RVar rb("rb"), rs("rs"), rio("rio"), rii("rii");
-            Expr row_block = block_steps;
-            for (auto b = long_blocks.rbegin(); b != long_blocks.rend(); ++b) {
-                row_block = select(row_takes(*b), *b, row_block);
-            }
-            const Expr block = max(1, select(s.o_extent >= p.min_parallel_rows, steps, min(steps, row_block)));
             Func blocks = f.update(0).split(step, rb, rs, block, TailStrategy::GuardWithIf).rfactor(rb, c);
             // rfactor before any other directive on the stage: it rebuilds the stage's loops.
             Func partial = blocks.update().rfactor(lane, u);
