@@ -169,12 +169,18 @@ hdml_reducing_kernels(PARAMS layout=inner rows=whole PLATFORMS x86 arm)
 # CPUs, many contiguous rows of several vectors: each row reduced in vectors,
 # a vector of rows merged across lanes at once (RowMapping). Float types only:
 # the cases users meet (a softmax-style reduction over a short last axis).
+# x86 also with the rows' whole vectors prefetched, for the profiles that turn
+# it on (a Xeon's gain; reduce_row_vectors_prefetched_max_row).
 foreach (dtype float32 float16)
     foreach (op sum multiply min max log_sum_exp)
         hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=${dtype} layout=inner rows=vectors
                     PLATFORMS x86 arm)
+        hdml_kernel(FAMILY reduce GENERATOR reduce PARAMS op=${op} dtype=${dtype} layout=inner
+                    rows=vectors_prefetched PLATFORMS x86)
     endforeach ()
     hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=vectors PLATFORMS x86 arm)
+    hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=${dtype} layout=inner rows=vectors_prefetched
+                PLATFORMS x86)
 endforeach ()
 # ARGMAX/ARGMIN of 8- and 16-bit types: (value, index) keys packed in 32 bits
 # (a 16-bit index) for rows of at most 65536 elements (the CPUs' outer layout:
@@ -200,6 +206,8 @@ foreach (dtype float16 int8 int16 uint8 uint16)
 endforeach ()
 hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 layout=inner rows=vectors key_bits=32
             PLATFORMS x86 arm)
+hdml_kernel(FAMILY arg_reduce GENERATOR arg_reduce PARAMS dtype=float16 layout=inner rows=vectors_prefetched
+            key_bits=32 PLATFORMS x86)
 foreach (mapping "layout=inner" "layout=inner;rows=lanes" "layout=outer;columns=whole"
                  "layout=outer;columns=whole;vector_bytes=16" "layout=outer;loads=column_words"
                  "layout=outer;columns=warp_merge;loads=column_words")

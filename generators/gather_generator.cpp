@@ -53,13 +53,12 @@ private:
     // The input row index position j gathers, clamped inside the input.
     Expr row(const Expr &j) { return clamp(indices(j), 0, input.dim(1).extent() - 1); }
 
-    // CPUs, where prefetch_bytes is set: each vector of a gathered row
-    // prefetches the same columns of the row gathered about prefetch_bytes of
-    // work later (at least the next one: rows are anywhere, which no hardware
-    // prefetcher foresees).
+    // Where the copies prefetch (copy_prefetches: CPUs, prefetch_bytes set):
+    // each vector of a gathered row prefetches the same columns of the row
+    // gathered about prefetch_bytes of work later (at least the next one:
+    // rows are anywhere, which no hardware prefetcher foresees).
     Expr prefetch_ahead(Var x, Var j, Var y) {
         const int lanes = copy_vector_lanes(input.type(), tuning, get_target());
-        if (!copy_prefetches(tuning, get_target())) return 0;
         const Expr row_bytes = cast<int64_t>(input.dim(0).extent()) * input.type().bytes();  // the output's too
         const Expr rows_ahead = rows_covering(Expr((int64_t)tuning.prefetch_bytes), row_bytes);
         const Expr later = row(cast<int32_t>(min(j + rows_ahead, indices.dim(0).extent() - 1)));

@@ -130,19 +130,40 @@ inline Halide::Expr cpu_block_group_rows(const Halide::Expr &r_extent, const Red
 // vector loop has no tail. A tail inside it (masked or scalar updates of the
 // accumulator array) kept the accumulators on the stack, a store and a reload
 // per vector add: ~8 cycles per vector, 3x a row walked in registers.
+// rows=vectors_prefetched walks whole vectors (lane, step), then the row's
+// last vector masked (row_domain).
 struct RowDomain {
     std::vector<Halide::RDom> parts;
     std::vector<Halide::Expr> at;  // each part's element index r
-    int chunk = 0;                 // chunked: elements per step of parts[0]
+    int chunk = 0;                 // two parts: elements per step of parts[0]
 };
 
 inline bool cpu_walks_row_chunks(Layout layout, const ReduceMapping &m, const Halide::Target &target) {
     return !target.has_gpu_feature() && layout == Layout::Inner && m.rows == RowMapping::Split;
 }
 
+// rows=vectors_prefetched: the row in two parts.
+inline bool cpu_walks_row_vectors_in_two_parts(Layout layout, const ReduceMapping &m, const Halide::Target &target) {
+    return !target.has_gpu_feature() && layout == Layout::Inner && m.rows == RowMapping::VectorsPrefetched;
+}
+
 inline RowDomain row_domain(const Halide::Expr &extent, Layout layout, const ReduceMapping &m, const ReduceTuning &p,
                             const Halide::Target &target, Halide::Type input_type) {
     using namespace Halide;
+    if (cpu_walks_row_vectors_in_two_parts(layout, m, target)) {
+        // The row's whole vectors (lane, step), then its last vector where
+        // partial, masked (promised inside the row: `where` does not narrow
+        // what bounds inference sees). A guarded tail inside one loop fell
+        // back to a scalar step wherever the loads carried a prefetch, and
+        // kept the row's partials on the stack.
+        const int lanes = cpu_reduce_lanes(target, input_type);
+        const Expr steps = extent / lanes;
+        RDom whole(0, lanes, 0, steps, "r");
+        RDom last(0, lanes, "r_last");
+        last.where(steps * lanes + last.x < extent);
+        const Expr last_at = unsafe_promise_clamped(steps * lanes + last.x, 0, extent - 1);
+        return {{whole, last}, {whole.y * lanes + whole.x, last_at}, lanes};
+    }
     if (!cpu_walks_row_chunks(layout, m, target)) {
         RDom r(0, extent, "r");
         return {{r}, {r.x}, 0};

@@ -152,18 +152,21 @@ Expr extreme_from_bits(const Expr &signed_max, const Expr &unsigned_min, const E
     return reinterpret(t, select(any_nan, nan, bits));
 }
 
-// The row index r of row part `part`'s loads: for the first part (its
-// vectors) of the plain inner kernel, with a prefetch ahead tied to it on
+// The row index r of row part `part`'s loads: for the first part (its whole
+// vectors) of the plain inner kernel (prefetch_bytes) and of
+// rows=vectors_prefetched (row_vectors_prefetch_bytes), with a prefetch ahead tied to it on
 // CPUs (generators/prefetch.h, which leaves GPU targets r); r itself elsewhere.
 template <typename In>
 Expr load_index_of_vectors(In &input, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning, Type t,
                            size_t part, const Expr &i, const Expr &r, const Expr &o, const Target &target,
                            GeneratorContext::ExternsMap &externs) {
-    const bool plain_inner_vectors = part == 0 && layout == Layout::Inner && mapping.rows == RowMapping::Split &&
-                                     mapping.loads == RowLoads::Elements;
-    if (!plain_inner_vectors || tuning.prefetch_bytes <= 0) return r;
-    return row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(target, t), Expr((int64_t)tuning.prefetch_bytes),
-                                   target, externs);
+    if (part != 0 || layout != Layout::Inner || mapping.loads != RowLoads::Elements) return r;
+    const int ahead = mapping.rows == RowMapping::Split               ? (int)tuning.prefetch_bytes
+                      : mapping.rows == RowMapping::VectorsPrefetched ? (int)tuning.row_vectors_prefetch_bytes
+                                                                      : 0;
+    if (ahead <= 0) return r;
+    return row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(target, t), Expr((int64_t)ahead), target,
+                                   externs);
 }
 
 // The elements step r of the row of output (i, o) reads: input(i, r, o)
@@ -403,7 +406,7 @@ public:
     }
 
     // LOG_SUM_EXP on CPUs: in pieces (below), but for the many short rows of
-    // rows=whole and rows=vectors, and CUDA's thread-per-row kernel
+    // rows=whole and rows=vectors (either walk), and CUDA's thread-per-row kernel
     // (vector_bytes: its thread reads its short row twice, the second time
     // from cache), two passes: a plain float maximum (one instruction an
     // element, where order keys that let NaN win took ~7, and on CUDA split

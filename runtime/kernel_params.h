@@ -19,7 +19,7 @@ namespace hdml {
 #define HDML_PARAM_OP(X) X(sum) X(multiply) X(min) X(max) X(log_sum_exp) X(product)
 #define HDML_PARAM_LAYOUT(X) X(inner) X(outer)
 #define HDML_PARAM_COLUMNS(X) X(whole) X(warp_merge)
-#define HDML_PARAM_ROWS(X) X(lanes) X(whole) X(vectors)
+#define HDML_PARAM_ROWS(X) X(lanes) X(whole) X(vectors) X(vectors_prefetched)
 #define HDML_PARAM_LANE_MERGE(X) X(shuffles)
 #define HDML_PARAM_LOADS(X) X(words) X(column_words)
 #define HDML_PARAM_STAGING(X) X(shared) X(lines) X(line_walk) X(columns)

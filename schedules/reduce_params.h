@@ -37,13 +37,17 @@ inline const std::map<std::string, ColumnMapping> &column_mapping_names() {
 //    chunks, rows in parallel tasks of task_bytes: many short rows;
 //  - vectors (CPU): each contiguous row reduced whole in vectors of its
 //    elements, a vector of rows' partials then reduced across lanes at once:
-//    many rows of several vectors.
-enum class RowMapping { Split, Lanes, Whole, Vectors };
+//    many rows of several vectors;
+//  - vectors_prefetched (CPU): the same, each row's whole vectors read with a
+//    prefetch ahead (row_vectors_prefetch_bytes) and its partial last vector
+//    apart: the runtime takes it only where a profile turns it on
+//    (reduce_row_vectors_prefetched_max_row; a Xeon's gain, the Zen 4 VM's loss).
+enum class RowMapping { Split, Lanes, Whole, Vectors, VectorsPrefetched };
 
 inline const std::map<std::string, RowMapping> &row_mapping_names() {
     static const std::map<std::string, RowMapping> names = {
         {"split", RowMapping::Split}, {"lanes", RowMapping::Lanes}, {"whole", RowMapping::Whole},
-        {"vectors", RowMapping::Vectors}};
+        {"vectors", RowMapping::Vectors}, {"vectors_prefetched", RowMapping::VectorsPrefetched}};
     return names;
 }
 
@@ -105,6 +109,9 @@ struct ReduceTuning {
     // Where not 0, LOG_SUM_EXP's pieces also prefetch the task's next piece
     // from their second pass (generate_log_sum_exp_pieces_cpu).
     Halide::GeneratorParam<int> prefetch_bytes{"prefetch_bytes", 0};
+    // CPU, rows=vectors_prefetched: how far ahead of each of a row's whole
+    // vectors a software prefetch reads, in bytes (0: none).
+    Halide::GeneratorParam<int> row_vectors_prefetch_bytes{"row_vectors_prefetch_bytes", 0};
     // GPU: threads per block; independent loads in flight per thread; blocks
     // (inner) or threads (outer) to aim for; most blocks per row (inner) and
     // runs per column (outer), since the output kernel merges them.

@@ -22,8 +22,9 @@ namespace hdml {
 inline void schedule_reduce_gpu(ReduceStages &s, const ReduceMapping &m, const ReduceTuning &p,
                                 const Halide::Target &target) {
     using namespace Halide;
-    _halide_user_assert(m.rows != RowMapping::Whole && m.rows != RowMapping::Vectors)
-        << "rows=whole and rows=vectors are CPU mappings";
+    _halide_user_assert(m.rows != RowMapping::Whole && m.rows != RowMapping::Vectors &&
+                        m.rows != RowMapping::VectorsPrefetched)
+        << "rows=whole, rows=vectors and rows=vectors_prefetched are CPU mappings";
     const bool inner = s.layout == Layout::Inner;
     const GpuChunking chunking = gpu_reduce_chunking(s.layout, s.i_extent, s.r_extent, s.o_extent, p);
     _halide_user_assert(m.loads != RowLoads::ColumnWords || (!inner && m.columns != ColumnMapping::Whole))

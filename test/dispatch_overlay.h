@@ -19,15 +19,26 @@
 
 namespace hdml_test {
 
-// Sets an environment variable for one scope.
+// Sets an environment variable for one scope, then puts back what it was
+// (a suite run under an overlay of its own keeps it past a test's).
 struct ScopedEnv {
     std::string name;
+    bool had = false;
+    std::string before;
+    ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) {
+        if (const char *old = std::getenv(name.c_str())) {
+            had = true;
+            before = old;
+        }
+        set(value.c_str());
+    }
+    ~ScopedEnv() { set(had ? before.c_str() : nullptr); }
+
+  private:
 #ifdef _WIN32
-    ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) { _putenv_s(name.c_str(), value.c_str()); }
-    ~ScopedEnv() { _putenv_s(name.c_str(), ""); }  // an empty value removes it
+    void set(const char *value) { _putenv_s(name.c_str(), value ? value : ""); }  // an empty value removes it
 #else
-    ScopedEnv(std::string n, const std::string &value) : name(std::move(n)) { setenv(name.c_str(), value.c_str(), 1); }
-    ~ScopedEnv() { unsetenv(name.c_str()); }
+    void set(const char *value) { value ? setenv(name.c_str(), value, 1) : unsetenv(name.c_str()); }
 #endif
 };
 

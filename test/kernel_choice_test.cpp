@@ -302,6 +302,24 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 100}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 101}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     }
+    {  // the prefetched walk over rows=vectors' rows up to 64 (x86 kernels; ARM has none: rows=vectors)
+        const ScopedDispatch overlay("cpu_overlay.json",
+                                     R"({"dispatch": {"reduce_row_vectors_prefetched_max_row": 64}})");
+        Runner r;
+        const bool x86 = std::string(HDML_TEST_CPU_PLATFORM) == "x86";
+        const std::string prefetched = x86 ? "_rows_vectors_prefetched" : "_rows_vectors";
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + prefetched + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F16, {16, 33}, {1}) == "hdml_reduce_float16_inner_max" + prefetched + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {16, 48}, {1}) ==
+              "hdml_reduce_float32_inner_log_sum_exp" + prefetched + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F32, {16, 64}, {1}) == "hdml_arg_reduce_float32_inner" + prefetched + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMIN, F16, {16, 40}, {1}) ==
+              "hdml_arg_reduce_float16_inner" + prefetched + "_keys32" + p);
+        // Outside rows=vectors' own range: as without the overlay.
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 31}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 48}, {1}) == "hdml_reduce_int32_inner_sum_rows_whole" + p);
+    }
     {
         const ScopedDispatch overlay("cpu_overlay.json",
                                      R"({"dispatch": {"reduce_row_vectors_max_row": 0, "reduce_row_vectors_max_sum_row": 0}})");

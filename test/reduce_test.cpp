@@ -602,24 +602,43 @@ TEST_CASE("REDUCE many short rows: every function and type, rows strided and pad
 // exactly one or two vectors (16, 32), a vector and a tail (17, 33), several
 // (100, 200, 1000); rows dense and padded apart; a vector of rows and a tail
 // (17 rows: the last vector shifts back), many tasks (2003 rows; 67 of 1000);
-// every function of the float types.
-TEST_CASE("REDUCE rows=vectors: contiguous rows of any length, every float function", "[reduce][random]") {
-    if (test_on_gpu()) return;  // a CPU mapping: the GPU suites run the other shapes
+// every function of the float types. `prefetched_max_row`: rows up to it go
+// to rows=vectors_prefetched (x86), whose kernel name `kernel` then holds.
+namespace {
+void run_row_vectors_cases(int prefetched_max_row, const char *kernel, uint32_t seed) {
     const ScopedDispatch overlay("row_vectors.json", R"({"dispatch": {"reduce_row_vectors_min_row": 1,
-        "reduce_row_vectors_max_row": 1000, "reduce_row_vectors_max_sum_row": 1000}})");
-    std::mt19937 rng(test_seed() + 7);
+        "reduce_row_vectors_max_row": 1000, "reduce_row_vectors_max_sum_row": 1000,
+        "reduce_row_vectors_prefetched_max_row": )" + std::to_string(prefetched_max_row) + "}}");
+    std::mt19937 rng(seed);
     for (uint32_t length : {3u, 8u, 16u, 17u, 32u, 33u, 100u, 200u, 1000u}) {
         for (uint32_t rows : {17u, length < 1000 ? 2003u : 67u}) {
             for (uint32_t pad : {0u, 5u}) {
                 for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
                     for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
                         run_random_case((DML_REDUCE_FUNCTION)f, type, {rows, length}, 2, rng, {length + pad, 1},
-                                        "_rows_vectors");
+                                        kernel);
                     }
                 }
             }
         }
     }
+}
+}  // namespace
+
+TEST_CASE("REDUCE rows=vectors: contiguous rows of any length, every float function", "[reduce][random]") {
+    if (test_on_gpu()) return;  // a CPU mapping: the GPU suites run the other shapes
+    run_row_vectors_cases(0, "_rows_vectors", test_seed() + 7);
+}
+
+// The same rows with each row's whole vectors prefetched and its last vector
+// apart (rows=vectors_prefetched: x86 kernels, which a profile turns on).
+TEST_CASE("REDUCE rows=vectors_prefetched: contiguous rows of any length, every float function", "[reduce][random]") {
+    if (test_on_gpu()) return;
+    if (std::string(HDML_TEST_CPU_PLATFORM) != "x86") {
+        WARN("rows=vectors_prefetched: no kernels on " HDML_TEST_CPU_PLATFORM " (x86 only)");
+        return;
+    }
+    run_row_vectors_cases(1000, "_rows_vectors_prefetched", test_seed() + 8);
 }
 
 // Shapes that take each of the GPU mappings (schedules/reduce_schedule.h and the

@@ -111,21 +111,51 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
     }
 }
 
+// rows=vectors_prefetched, the row in two parts (row_domain): its whole
+// vectors, whose loads carry the prefetch, reduced into the partials as in
+// rows=vectors (below), the rows of a vector unrolled so each row's partials
+// stay in a register through its walk; then its partial last vector, an
+// element of every row of the vector at a time. In one masked walk the
+// prefetch made Halide take the last vector a scalar at a time, and the
+// partials lived on the stack.
+inline void schedule_row_vectors_in_two_parts_cpu(ReduceStages &s, const Halide::Var &oi, const Halide::Var &u,
+                                                  int lanes) {
+    using namespace Halide;
+    const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y, last = s.row.parts[1].x;
+    for (Func f : s.reductions) {
+        // rfactor before any other directive on the stage: it rebuilds the stage's loops.
+        Func partial = f.update(0).rfactor(lane, u);
+        f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
+        f.update(0).reorder(lane, s.o, s.i).atomic().vectorize(lane).vectorize(s.o);
+        f.update(1).reorder(s.o, last, s.i).vectorize(s.o);
+        partial.compute_at(s.output, oi).reorder_storage(u, s.o, s.i).vectorize(u).unroll(s.o);
+        Stage walk = partial.update();
+        walk.specialize(s.r_stride == 1).reorder(u, step, s.o, s.i).vectorize(u).unroll(s.o);
+        walk.reorder(u, step, s.o, s.i).vectorize(u).unroll(s.o);  // other strides: correct, gathers
+    }
+}
+
 // Many rows of several vectors (RowMapping::Vectors, inner layout; the
 // runtime passes contiguous rows): each row's elements are first reduced into
 // `lanes` partials (partial(u, o): elements u, u + lanes, ... of row o), a
-// row at a time and a dense vector load per step (a row's last vector, if
-// partial, masked), then a vector of rows' partials across u at once: one
-// tree of shuffles per vector of rows, where the plain kernel merges each
-// row's vectors alone. Rows go to tasks (split_vectors_of_rows). A kernel of
-// its own: rows=whole's lane walk (vectors across rows) would read and write
-// these lanes-innermost partials with a stride, on the stack.
+// row at a time and a dense vector load per step, then a vector of rows'
+// partials across u at once: one tree of shuffles per vector of rows, where
+// the plain kernel merges each row's vectors alone. Rows go to tasks
+// (split_vectors_of_rows). A kernel of its own: rows=whole's lane walk
+// (vectors across rows) would read and write these lanes-innermost partials
+// with a stride, on the stack. The row is one domain (a partial last vector
+// masked inside the walk) or, in rows=vectors_prefetched, two
+// (schedule_row_vectors_in_two_parts_cpu).
 inline void schedule_row_vectors_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=vectors is built for the inner layout only";
     const Var oi = split_vectors_of_rows(s, p, lanes);
     compute_zero_sum_signs_at(s, oi, lanes);
     Var u("u");
+    if (s.row.parts.size() == 2) {
+        schedule_row_vectors_in_two_parts_cpu(s, oi, u, lanes);
+        return;
+    }
     for (Func f : s.reductions) {
         RVar step("step"), lane("lane");
         // rfactor before any other directive on the stage: it rebuilds the stage's loops.
@@ -316,7 +346,9 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
                         m.lane_merge == LaneMerge::Shared)
         << "rows=lanes, columns=, vector_bytes and lane_merge are GPU mappings";
     if (m.rows == RowMapping::Whole) return schedule_whole_rows_cpu(s, p, lanes);
-    if (m.rows == RowMapping::Vectors) return schedule_row_vectors_cpu(s, p, lanes);
+    if (m.rows == RowMapping::Vectors || m.rows == RowMapping::VectorsPrefetched) {
+        return schedule_row_vectors_cpu(s, p, lanes);
+    }
     Var oo("oo"), oi("oi"), u("u"), uo("uo"), ui("ui");
 
     if (s.layout == Layout::Inner && s.chunk_partials) return schedule_inner_blocks_cpu(s, p, lanes);
