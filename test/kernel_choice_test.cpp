@@ -293,7 +293,8 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
     }
     {  // rows=vectors over rows of 16..1000, sums up to 100; none (max 0)
         const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_min_row": 16,
-            "reduce_row_vectors_max_row": 1000, "reduce_row_vectors_max_sum_row": 100}})");
+            "reduce_row_vectors_max_row": 1000, "reduce_row_vectors_max_sum_row": 100,
+            "reduce_row_vectors_max_extreme_row": 1000}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1000}, {1}) == "hdml_reduce_float32_inner_max_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F16, {64, 16}, {1}) == "hdml_reduce_float16_inner_max_rows_vectors" + p);
@@ -301,6 +302,17 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {64, 1001}, {1}) == "hdml_reduce_float32_inner_max" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 100}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 101}, {1}) == "hdml_reduce_float32_inner_sum" + p);
+    }
+    {  // MIN, MAX, ARGMIN and ARGMAX up to a row length of their own; LOG_SUM_EXP and L2 keep max_row (64)
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_max_extreme_row": 256}})");
+        Runner r;
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 256}, {1}) == "hdml_reduce_float32_inner_max_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, F16, {16, 130}, {1}) == "hdml_reduce_float16_inner_min_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F32, {16, 200}, {1}) == "hdml_arg_reduce_float32_inner_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 257}, {1}) == "hdml_reduce_float32_inner_max" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {16, 128}, {1}) ==
+              "hdml_reduce_float32_inner_log_sum_exp" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_L2, F32, {16, 128}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     }
     {  // the prefetched walk over rows=vectors' rows up to 64 (x86 kernels; ARM has none: rows=vectors)
         const ScopedDispatch overlay("cpu_overlay.json",
@@ -322,7 +334,8 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
     }
     {
         const ScopedDispatch overlay("cpu_overlay.json",
-                                     R"({"dispatch": {"reduce_row_vectors_max_row": 0, "reduce_row_vectors_max_sum_row": 0}})");
+                                     R"({"dispatch": {"reduce_row_vectors_max_row": 0, "reduce_row_vectors_max_sum_row": 0,
+                                         "reduce_row_vectors_max_extreme_row": 0}})");
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_max" + p);

@@ -148,25 +148,31 @@ std::string whole_rows(const ReduceQuery &q) {
 // over rows of 512 0.74-0.79x there (rows=vectors's partials go through the
 // stack each step, a chain the extra term lengthens) and LOG_SUM_EXP 0.5-0.8x
 // everywhere (its two passes, where the plain kernel runs prefetched pieces).
+// MIN/MAX/ARG* have a length of their own: through rows=vectors_prefetched
+// MAX and ARGMAX over rows of 128-256 ran 1.03-1.37x the plain kernel on the
+// Xeon, where LOG_SUM_EXP over rows of 128 lost (0.85x at 2 threads).
 std::string row_vectors(const ReduceQuery &q) {
     const ReduceShape &s = q.shape;
     const DispatchThresholds &t = *q.limits;
     if (s.outer_layout) return "outer layout";
     if (s.r.in_stride != 1) return "rows not contiguous";
     if (std::string why = vectors_of_rows(s); !why.empty()) return why;
-    const int64_t max_row = q.sums_or_products ? t.reduce_row_vectors_max_sum_row : t.reduce_row_vectors_max_row;
+    const int64_t max_row = q.sums_or_products ? t.reduce_row_vectors_max_sum_row
+                            : q.extremes       ? t.reduce_row_vectors_max_extreme_row
+                                               : t.reduce_row_vectors_max_row;
     if (s.r.extent < t.reduce_row_vectors_min_row || s.r.extent > max_row) {
         return format("rows of %lld, outside reduce_row_vectors_min_row..%s [%lld, %lld]", (long long)s.r.extent,
-                      q.sums_or_products ? "max_sum_row" : "max_row", (long long)t.reduce_row_vectors_min_row,
-                      (long long)max_row);
+                      q.sums_or_products ? "max_sum_row" : q.extremes ? "max_extreme_row" : "max_row",
+                      (long long)t.reduce_row_vectors_min_row, (long long)max_row);
     }
     return "";
 }
 
 // rows=vectors' rows, each row's whole vectors read with a prefetch ahead and
-// its last vector apart (x86 kernels): 1.13-1.71x rows=vectors on 2 and 16
-// Xeon threads, but 0.66-0.74x on the Zen 4 VM (float32 SUM over rows of 64):
-// off by default, a profile's threshold turns it on.
+// its last vector apart (x86 kernels): on 2 and 16 Xeon threads 1.13-1.71x
+// rows=vectors over its short-row cases (float32 sums over rows of 256-1024
+// and float16 sums over rows of 32 unchanged), but 0.66-0.74x on the Zen 4 VM
+// (float32 SUM over rows of 64): off by default, a profile's threshold turns it on.
 std::string row_vectors_prefetched(const ReduceQuery &q) {
     const int64_t max_row = q.limits->reduce_row_vectors_prefetched_max_row;
     if (q.shape.r.extent > max_row) {
@@ -230,6 +236,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
         query.arg && query.in_bytes <= 2 && (query.shape.r.extent <= kNarrowKeyMaxRow || index_in_chunks);
     query.sums_or_products =
         query.element_map == 0 && (function.op == param::op::sum || function.op == param::op::multiply);
+    query.extremes = query.arg || function.op == param::op::min || function.op == param::op::max;
     auto params_of = [&](const ReduceVariant &v) {
         const bool outer = v.rows_as_columns || query.shape.outer_layout;
         return function.with(outer ? param::layout::outer : param::layout::inner).with_mapping(v.mapping);

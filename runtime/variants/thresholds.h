@@ -25,8 +25,9 @@ namespace hdml {
     X(reduce_whole_rows_max_row, cpu)          /* CPUs: longest inner row reduced whole (rows=whole) */        \
     X(reduce_whole_rows_plain_multiple, cpu)   /* ... but rows a multiple of it go plain (0: none) */          \
     X(reduce_row_vectors_min_row, cpu)         /* CPUs: shortest contiguous row for rows=vectors */            \
-    X(reduce_row_vectors_max_row, cpu)         /* ... longest (MIN, MAX, ARG*, LOG_SUM_EXP, L1, L2, SUM_SQUARE) */ \
+    X(reduce_row_vectors_max_row, cpu)         /* ... longest (LOG_SUM_EXP, L1, L2, SUM_SQUARE) */             \
     X(reduce_row_vectors_max_sum_row, cpu)     /* ... longest: sums and products of the elements themselves */ \
+    X(reduce_row_vectors_max_extreme_row, cpu) /* ... longest: MIN, MAX, ARGMIN, ARGMAX */                     \
     X(reduce_row_vectors_prefetched_max_row, cpu) /* x86: longest of those rows prefetched (0: none) */        \
     X(scan_staged_min_line, cuda)              /* CUDA: shortest inner line staged in shared memory */         \
     X(scan_columns_min_columns, cuda)          /* CUDA: fewest columns per call for the column walk */         \
