@@ -79,6 +79,10 @@ struct ReduceStages {
     std::optional<ZeroSumSigns> zero_sum_signs;
     // Where set, the row of the last reduction (LOG_SUM_EXP: of both) is its chunks (see ChunkPartials).
     std::optional<ChunkPartials> chunk_partials;
+    // CPU, outer layout: where defined, the condition under which the loads
+    // prefetch (outer_prefetch_bytes, large inputs): the schedule walks that
+    // case apart, so its guard is no select inside the vectors.
+    Halide::Expr outer_prefetching;
 
     // The row's first (usually only) part: the domain of the first update.
     const Halide::RDom &r() const { return row.parts[0]; }

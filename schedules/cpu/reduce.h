@@ -199,6 +199,11 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
     // still walks a tile).
     auto schedule_chunk_tasks = [&](Func partial, Var c) {
         partial.compute_root();
+        // Where the loads prefetch (outer_prefetch_bytes; the algorithm then
+        // starts the buffers' columns at 0), the partials' columns from 0 too,
+        // so each vector's prefetch is one call: SUM's zero-sum signs widened
+        // the bounds past what Halide proves aligned (a call a lane: 0.2-0.4x).
+        if (p.outer_prefetch_bytes > 0) partial.bound(s.i, 0, s.i_extent);
         partial.specialize(s.i_extent <= tile)
             .fuse(c, s.o, t)
             .parallel(t)
@@ -211,7 +216,7 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
     };
     // A chunk's rows (ri) accumulated in the same tasks; dense vector loads
     // where columns are contiguous.
-    auto schedule_accumulate = [&](Stage accumulate, Var c, RVar ri) {
+    auto schedule_tiles = [&](Stage accumulate, Var c, RVar ri) {
         Stage one_tile = accumulate.specialize(s.i_extent <= tile);
         one_tile.reorder(s.i, ri, c, s.o).fuse(c, s.o, t).parallel(t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
         one_tile.specialize(s.i_stride == 1);
@@ -222,6 +227,13 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
             .parallel(t)
             .vectorize(ii, lanes, TailStrategy::GuardWithIf);
         accumulate.specialize(s.i_stride == 1);
+    };
+    // Where the loads may prefetch, the prefetching case apart: there its
+    // guard folds away (a select of the call across the vectors made a call a
+    // lane: two tiles of columns 0.36-0.6x).
+    auto schedule_accumulate = [&](Stage accumulate, Var c, RVar ri) {
+        if (s.outer_prefetching.defined()) schedule_tiles(accumulate.specialize(s.outer_prefetching), c, ri);
+        schedule_tiles(accumulate, c, ri);
     };
     // The merge of a reduction's chunks: the last reduction's in the
     // output's task; an earlier one's (LOG_SUM_EXP's max, which the sum's
@@ -251,7 +263,7 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
         ChunkPartials chunks = *s.chunk_partials;
         _halide_user_assert(chunks.subs.defined()) << "the outer layout's LOG_SUM_EXP chunks come in sub-pieces";
         schedule_chunk_tasks(chunks.partial, chunks.c);
-        schedule_accumulate(chunks.partial.update(), chunks.c, chunks.subs.x);
+        schedule_tiles(chunks.partial.update(), chunks.c, chunks.subs.x);  // (its own prefetches: no guard)
         for (Func f : chunks.in_task) {
             f.compute_at(chunks.partial, chunks.subs.x).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
             if (!f.has_update_definition()) continue;  // the shifts
