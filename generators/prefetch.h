@@ -16,10 +16,12 @@
 // load (a Tuple's loads of one element share it).
 //
 // Who: the reductions' plain inner kernel, ARGMAX/ARGMIN's packed keys and
-// LOG_SUM_EXP's pieces (along the row); the inner scans' vector loads (along
-// the line, large inputs only); the copies of SPLIT/JOIN (along the row, or
-// the same columns rows ahead where rows are short); GATHER's rows (the row
-// gathered next, which no hardware prefetcher foresees).
+// LOG_SUM_EXP's pieces (along the row); the reductions' and ARGMAX/ARGMIN's
+// outer layout (the same columns rows ahead, large inputs only); the inner
+// scans' vector loads (along the line, large inputs only); the copies of
+// SPLIT/JOIN (along the row, or the same columns rows ahead where rows are
+// short); GATHER's rows (the row gathered next, which no hardware prefetcher
+// foresees).
 #pragma once
 
 #include "Halide.h"
@@ -69,6 +71,17 @@ inline Halide::Expr prefetch_if(const Halide::Expr &condition, const Halide::Exp
     return Call::make(Halide::Int(32), Call::if_then_else, {condition, zero, 0}, Call::PureIntrinsic);
 }
 
+// Whether input(i, r, o) spans at least `min_bytes`: the kernels that
+// prefetch only large inputs guard their calls with it (in the caches the
+// prefetches only cost), a condition their schedules specialise on.
+template <typename In>
+Halide::Expr spans_at_least(In &input, int64_t min_bytes) {
+    using Halide::cast;
+    const Halide::Expr bytes = cast<int64_t>(input.dim(0).extent()) * input.dim(1).extent() * input.dim(2).extent() *
+                               input.type().bytes();
+    return bytes >= Halide::Expr(min_bytes);
+}
+
 // Rows of `row_bytes` (int64, > 0) needed to cover `bytes_ahead` bytes of
 // work: how far ahead a copy of short rows prefetches (at least one row where
 // bytes_ahead > 0).
@@ -99,14 +112,17 @@ void constrain_rows_for_prefetch(In &input, Out &output) {
     output.dim(0).set_extent(input.dim(0).extent());
 }
 
-// input(i, r, o)'s row index r with prefetch_ahead_of tied to it, promised
-// inside the row (on every target), so a caller whose r runs past it under a
-// `where` (unseen by bounds inference) needs no other guard.
+// input(i, r, o)'s row index r with prefetch_ahead_of tied to it (where
+// `guard`, if given, holds: prefetch_if), promised inside the row (on every
+// target), so a caller whose r runs past it under a `where` (unseen by bounds
+// inference) needs no other guard.
 template <typename In>
 Halide::Expr row_index_with_prefetch(In &input, const Halide::Expr &i, const Halide::Expr &r, const Halide::Expr &o,
                                      int lanes, const Halide::Expr &bytes_ahead, const Halide::Target &target,
-                                     Halide::GeneratorContext::ExternsMap &externs, int vector_dim = 1) {
-    const Halide::Expr zero = prefetch_ahead_of(input, i, r, o, lanes, bytes_ahead, target, externs, vector_dim);
+                                     Halide::GeneratorContext::ExternsMap &externs, int vector_dim = 1,
+                                     const Halide::Expr &guard = Halide::Expr()) {
+    Halide::Expr zero = prefetch_ahead_of(input, i, r, o, lanes, bytes_ahead, target, externs, vector_dim);
+    if (guard.defined()) zero = prefetch_if(guard, zero);
     return Halide::unsafe_promise_clamped(r + zero, 0, input.dim(1).extent() - 1);
 }
 

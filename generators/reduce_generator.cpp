@@ -38,15 +38,13 @@ void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, In &in
 }
 
 // Where a CPU kernel's outer layout prefetches (outer_prefetch_bytes): for
-// inputs of 16 MiB or more (in the caches the prefetches only cost: 4 MiB
-// calls with them 0.83-0.90x on the Xeon). Undefined where it never does.
+// inputs of outer_prefetch_min_bytes or more (in the caches the prefetches
+// only cost: 4 MiB calls with them 0.83-0.90x on the Xeon). Undefined where
+// it never does.
 template <typename In>
 Expr outer_prefetching(In &input, Layout layout, const ReduceTuning &tuning, const Target &target) {
     if (layout != Layout::Outer || tuning.outer_prefetch_bytes <= 0 || target.has_gpu_feature()) return Expr();
-    constexpr int64_t kOuterPrefetchMinBytes = 16 << 20;
-    const Expr input_bytes = cast<int64_t>(input.dim(0).extent()) * input.dim(1).extent() * input.dim(2).extent() *
-                             input.type().bytes();
-    return input_bytes >= Expr(kOuterPrefetchMinBytes);
+    return spans_at_least(input, tuning.outer_prefetch_min_bytes);
 }
 
 // What every reducing generator does once its Funcs are defined: state the
@@ -186,8 +184,8 @@ Expr outer_row_index_with_prefetch(In &input, const ReduceTuning &tuning, Type t
     const Expr row_bytes = cast<int64_t>(clamp(input.dim(0).extent(), 1, (int)tuning.tile_columns)) * t.bytes();
     const Expr rows_ahead = rows_covering(Expr((int64_t)tuning.outer_prefetch_bytes), row_bytes);
     const Expr ahead = rows_ahead * cast<int64_t>(input.dim(1).stride()) * t.bytes();
-    const Expr zero = prefetch_ahead_of(input, i, r, o, cpu_reduce_lanes(target, t), ahead, target, externs, 0);
-    return unsafe_promise_clamped(r + prefetch_if(prefetching, zero), 0, input.dim(1).extent() - 1);
+    return row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(target, t), ahead, target, externs, 0,
+                                   prefetching);
 }
 
 // The row index r of row part `part`'s loads: for the first part (its whole

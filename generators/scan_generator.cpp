@@ -266,14 +266,12 @@ private:
         // input read with a prefetch ahead of each vector's loads tied to the
         // index (generators/prefetch.h), added after the clamp, so that the
         // vectors inside the line still load densely. Only inputs of
-        // kScanPrefetchMinBytes or more prefetch (s.prefetching): in the caches
+        // prefetch_min_bytes or more prefetch (s.prefetching): in the caches
         // the prefetches only cost (VM, 4 MiB: inner scans 0.75-0.95x with
         // them, 256 MiB 1.08-1.42x).
-        constexpr int64_t kScanPrefetchMinBytes = 16 << 20;
         Expr zero;  // the prefetch (undefined: none), one per vector of `element`, shared by a step's two reads
         if (tuning.prefetch_bytes > 0) {
-            s.prefetching = cast<int64_t>(extent) * input.dim(2).extent() * input.type().bytes() >=
-                            Expr(kScanPrefetchMinBytes);
+            s.prefetching = spans_at_least(input, tuning.prefetch_min_bytes);
             zero = prefetch_if(s.prefetching, prefetch_ahead_of(input, i, element, o, lanes,
                                                                 Expr((int64_t)tuning.prefetch_bytes), get_target(),
                                                                 *get_externs_map()));

@@ -113,9 +113,11 @@ struct ReduceTuning {
     // vectors a software prefetch reads, in bytes (0: none).
     Halide::GeneratorParam<int> row_vectors_prefetch_bytes{"row_vectors_prefetch_bytes", 0};
     // CPU, outer layout (REDUCE but LOG_SUM_EXP, whose pieces prefetch apart;
-    // ARGMAX/ARGMIN): a prefetch per vector load of the same columns
-    // ceil(outer_prefetch_bytes / the task's row bytes) rows ahead (0: none).
+    // ARGMAX/ARGMIN), inputs of outer_prefetch_min_bytes or more: a prefetch
+    // per vector load of the same columns ceil(outer_prefetch_bytes / the
+    // task's row bytes) rows ahead (0: none).
     Halide::GeneratorParam<int> outer_prefetch_bytes{"outer_prefetch_bytes", 0};
+    Halide::GeneratorParam<int> outer_prefetch_min_bytes{"outer_prefetch_min_bytes", 16 << 20};
     // GPU: threads per block; independent loads in flight per thread; blocks
     // (inner) or threads (outer) to aim for; most blocks per row (inner) and
     // runs per column (outer), since the output kernel merges them.

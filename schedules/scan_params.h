@@ -45,9 +45,11 @@ struct ScanTuning {
     // Inner layout: input bytes per parallel task (whole blocks of lines), so
     // short lines do not make a task of a few hundred bytes.
     Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
-    // CPU, inner layout: how far ahead of a vector's loads a software
-    // prefetch reads, in bytes (0: none; generators/prefetch.h).
+    // CPU, inner layout, inputs of prefetch_min_bytes or more: how far ahead
+    // of a vector's loads a software prefetch reads, in bytes (0: none;
+    // generators/prefetch.h).
     Halide::GeneratorParam<int> prefetch_bytes{"prefetch_bytes", 0};
+    Halide::GeneratorParam<int> prefetch_min_bytes{"prefetch_min_bytes", 16 << 20};
     // CPU, staging=columns: columns per task of the row walk (the tasks walk
     // every row of their columns; a row of each is one contiguous run).
     Halide::GeneratorParam<int> walk_columns{"walk_columns", 128};

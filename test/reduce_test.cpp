@@ -678,6 +678,20 @@ TEST_CASE("REDUCE shapes of the GPU mappings: chunked rows, rows in lanes, threa
     }
 }
 
+// float16 down the outer layout past outer_prefetch_min_bytes (x86's 16 MiB:
+// 2 x 2100 x 4100 is 34 MB), where the CPU kernels prefetch rows ahead in a
+// specialisation of their own: two tiles of columns, chunks of rows, the
+// float16 conversions and ARGMAX/ARGMIN's 32-bit keys. Contiguous, so that the
+// columns stay unit-stride. Run on every device.
+TEST_CASE("REDUCE and ARGMAX/ARGMIN float16 down the outer layout of a large input", "[reduce][random][large]") {
+    std::mt19937 rng(test_seed() + 9);
+    const std::vector<uint32_t> sizes = {2, 2100, 4100}, strides = {2100 * 4100, 4100, 1};
+    for (DML_REDUCE_FUNCTION fn : {DML_REDUCE_FUNCTION_SUM, DML_REDUCE_FUNCTION_MAX, DML_REDUCE_FUNCTION_ARGMAX,
+                                   DML_REDUCE_FUNCTION_ARGMIN}) {
+        run_random_case(fn, F16, sizes, 2, rng, strides, "_outer");
+    }
+}
+
 // The CUDA kernels whose lanes merge through a warp-shuffle butterfly
 // (lane_merge=shuffles), for every type they are built for (float32 above):
 // rows merged by a warp from their chunk partials (3 rows of 65537), and many

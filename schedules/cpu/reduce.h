@@ -203,7 +203,7 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
         // starts the buffers' columns at 0), the partials' columns from 0 too,
         // so each vector's prefetch is one call: SUM's zero-sum signs widened
         // the bounds past what Halide proves aligned (a call a lane: 0.2-0.4x).
-        if (p.outer_prefetch_bytes > 0) partial.bound(s.i, 0, s.i_extent);
+        if (s.outer_prefetching.defined()) partial.bound(s.i, 0, s.i_extent);
         partial.specialize(s.i_extent <= tile)
             .fuse(c, s.o, t)
             .parallel(t)
