@@ -9,9 +9,11 @@
 #include "test_device.h"
 #include "test_tensor.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace hdml_test;
@@ -72,6 +74,15 @@ std::string split(Runner &runner, DML_TENSOR_DATA_TYPE type, uint32_t row = 6, u
     DML_TENSOR_DESC outs[] = {a.desc, b.desc};
     DML_SPLIT_OPERATOR_DESC desc{&in.desc, 2, outs, 1};
     return kernels_of(runner, DML_OPERATOR_SPLIT, &desc);
+}
+
+// The threads of hdml's pool, as the runtime counts them (runtime/thread_pool.h).
+uint32_t pool_threads() {
+    if (const char *value = std::getenv("HL_NUM_THREADS")) {
+        const int n = std::atoi(value);
+        if (n >= 1) return (uint32_t)std::min(n, 256);
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
 }
 
 const auto F32 = DML_TENSOR_DATA_TYPE_FLOAT32;
@@ -154,15 +165,20 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F32, {64, 1024}, {1}) == "hdml_arg_reduce_float32_inner" + p);
     CHECK(cumsum(r, F32, {64, 1024}, 1) == "hdml_scan_float32_inner_sum" + p);
     CHECK(cumsum(r, I64, {64, 1024}, 1) == "hdml_scan_int64_inner_sum" + p);
-    // An outer axis over at least scan_walk_min_columns (512) columns: the row
-    // walk (staging=columns), with the chunked kernel that in-place exclusive
-    // scans take; not float16 (float32 totals), fewer columns chunked.
-    CHECK(cumsum(r, F32, {64, 1024}, 0) ==
+    // An outer axis over at least scan_walk_min_columns columns and
+    // scan_walk_columns_per_thread per thread of the pool (x86: 32 and 32; ARM:
+    // 512 and none): the row walk (staging=columns), with the chunked kernel
+    // that in-place exclusive scans take; not float16 (float32 totals), fewer
+    // columns chunked. Columns over the outer dims count together.
+    const bool arm = std::string(HDML_TEST_CPU_PLATFORM) == "arm";
+    const uint32_t walk_min = arm ? 512 : std::max(32u, 32u * pool_threads());
+    INFO("the row walk from " << walk_min << " columns (" << pool_threads() << " threads)");
+    CHECK(cumsum(r, F32, {64, walk_min}, 0) ==
           "hdml_scan_float32_outer_sum_staging_columns" + p + " hdml_scan_float32_outer_sum" + p);
-    CHECK(cumsum(r, I64, {3, 2, 256}, 0) ==
+    CHECK(cumsum(r, I64, {3, 2, walk_min / 2}, 0) ==
           "hdml_scan_int64_outer_sum_staging_columns" + p + " hdml_scan_int64_outer_sum" + p);
-    CHECK(cumsum(r, F32, {64, 511}, 0) == "hdml_scan_float32_outer_sum" + p);
-    CHECK(cumsum(r, F16, {64, 1024}, 0) == "hdml_scan_float16_outer_sum" + p);
+    CHECK(cumsum(r, F32, {64, walk_min - 1}, 0) == "hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, F16, {64, walk_min}, 0) == "hdml_scan_float16_outer_sum" + p);
     CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
     // 8- and 16-bit rows of whole 32-bit words also take the word kernel (for aligned addresses).
     CHECK(gather(r, F16) == "hdml_gather_uint16" + p + " hdml_gather_uint32" + p);
@@ -339,6 +355,27 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_max" + p);
+    }
+}
+
+TEST_CASE("A dispatch overlay moves the row walk's thresholds, without a rebuild") {
+    if (test_on_cuda()) return;
+    const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
+    const std::string walk = "hdml_scan_float32_outer_sum_staging_columns" + p + " hdml_scan_float32_outer_sum" + p;
+    {  // columns alone decide
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_walk_min_columns": 100,
+            "scan_walk_columns_per_thread": 0}})");
+        Runner r;
+        CHECK(cumsum(r, F32, {64, 100}, 0) == walk);
+        CHECK(cumsum(r, F32, {64, 99}, 0) == "hdml_scan_float32_outer_sum" + p);
+    }
+    {  // the pool's threads decide: 1000 columns each
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_walk_min_columns": 16,
+            "scan_walk_columns_per_thread": 1000}})");
+        Runner r;
+        const uint32_t walk_min = 1000 * pool_threads();
+        CHECK(cumsum(r, F32, {2, walk_min}, 0) == walk);
+        CHECK(cumsum(r, F32, {2, walk_min - 1}, 0) == "hdml_scan_float32_outer_sum" + p);
     }
 }
 

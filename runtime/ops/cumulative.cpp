@@ -12,6 +12,7 @@
 #include "runtime/launch.h"
 #include "runtime/operator.h"
 #include "runtime/shape/scan.h"
+#include "runtime/thread_pool.h"
 #include "runtime/variants/scan_variants.h"
 
 #include <algorithm>
@@ -44,6 +45,7 @@ public:
         }
         query.limits = &device.thresholds;
         query.element_bytes = element_size(in.type);
+        if (device.type == HDML_DEVICE_TYPE_CPU) query.threads = thread_pool_threads();
         HDML_RETURN_IF_FAILED(
             choose_scan_kernel(device, KernelParams{}.with(kernel_dtype(in.type)).with(op), query, name, &choice_));
         shape_ = query.shape;

@@ -3,6 +3,9 @@
 #include "runtime/error.h"
 #include "runtime/variants/variant_list.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace hdml {
 
 namespace {
@@ -57,8 +60,16 @@ std::string column_walk(const ScanQuery &q) {
     return refusal.empty() ? small_buffers(q) : refusal;
 }
 
-// CPUs: the row walk's tasks are blocks of columns, so it needs many of them.
+// CPUs: the row walk's tasks are blocks of columns (walk_columns each), so it
+// needs columns for the pool's threads: a walk of 3 tasks ran 0.3-0.7x the
+// blocked scan on 16 Xeon threads, where 2 threads ran even one 1.4-2.4x faster.
 std::string row_walk(const ScanQuery &q) {
+    const int64_t each = q.limits->scan_walk_columns_per_thread, threads = std::max(q.threads, 1);
+    const int64_t per_thread = each > INT64_MAX / threads ? INT64_MAX : each * threads;  // an overlay's number may be huge
+    if (per_thread > q.limits->scan_walk_min_columns) {
+        return too_few_columns(q, per_thread,
+                               format("scan_walk_columns_per_thread x %d threads", q.threads).c_str());
+    }
     return too_few_columns(q, q.limits->scan_walk_min_columns, "scan_walk_min_columns");
 }
 

@@ -14,6 +14,7 @@ struct ScanQuery {
     ScanShape shape;
     const DispatchThresholds *limits = nullptr;
     int64_t element_bytes = 0;
+    int threads = 1;  // CPUs: the threads of hdml's pool, which the row walk's tasks must keep busy
 };
 
 struct ScanChoice {
