@@ -310,6 +310,13 @@ foreach (op sum product)
         hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=outer staging=columns PLATFORMS x86 arm)
     endforeach ()
 endforeach ()
+# CPUs, inner axis: each line walked vector by vector, one pass (the vector
+# scan keeps in-place exclusive scans and float16, whose totals are float32).
+foreach (op sum product)
+    foreach (dtype float32 int32 uint32 int64 uint64)
+        hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=inner staging=line_walk PLATFORMS x86 arm)
+    endforeach ()
+endforeach ()
 # The CUDA walks, one pass over the input from memory: a block per line walks
 # along the innermost axis (many long lines), a block per 32 columns down an
 # outer axis (many columns). For the types that accumulate in their own width

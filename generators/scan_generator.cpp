@@ -19,7 +19,9 @@
 // CUDA's walks go down each column (staging=columns, outer layout:
 // define_column_walk) or along each line (staging=line_walk, inner layout:
 // define_line_walk) in one kernel, carrying from what they stored last; the
-// CPUs' walk goes down the columns row by row (staging=columns: define_row_walk).
+// CPUs' walks go down the columns row by row (staging=columns:
+// define_row_walk) and along each line vector by vector (staging=line_walk:
+// define_vector_walk).
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
 // output is written, and reads no other chunk: so the output may alias the input
@@ -142,6 +144,12 @@ public:
         scan(i, 0, c, o) = select(exclusive == 0, scan(i, 0, c, o), identity);
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), tile(i, step - 1, c, o)));
+        if (staging == ScanStaging::LineWalk && !get_target().has_gpu_feature()) {
+            VectorWalk walk = define_vector_walk(i, r, o, identity, combine);
+            apply_scan_contract();
+            schedule_vector_walk_cpu(walk, tuning, get_target());
+            return;
+        }
         if (staging == ScanStaging::Columns && !get_target().has_gpu_feature()) {
             RowWalk walk = define_row_walk(i, r, o, identity, combine);
             apply_scan_contract();
@@ -257,6 +265,84 @@ private:
     // the line's end read clamped input and are never stored.
     template <typename Combine>
     VectorScan define_vector_scan(Func x, Var i, Var r, Var o, const Expr &identity, Combine combine) {
+        VectorScan s = define_vector_steps(x, i, o, identity, combine, true);
+        const int lanes = s.lanes;
+        const Expr extent = input.dim(1).extent();
+        const Func prefix = s.steps.back();
+        s.later = RDom(1, (extent + lanes - 1) / lanes - 1, "later_vector");
+        const RVar later = s.later.x;
+        s.carry = Func("vector_carry");
+        s.carry(i, s.vec, o) = identity;
+        s.carry(i, later, o) = combine(s.carry(i, later - 1, o), prefix(i, lanes - 1, later - 1, o));
+        output(i, r, o) = conversions().narrow(combine(s.carry(i, r / lanes, o), prefix(i, r % lanes, r / lanes, o)),
+                                               output.type());
+        return s;
+    }
+
+    // staging=line_walk on CPUs (inner layout): a line in vectors, each
+    // vector's own scan (define_vector_steps) joined with the running total
+    // that the output holds at the element before it, one pass (in a C++
+    // model on the Zen 4 VM, the vector scan's three passes over a block of
+    // lines ran at 0.5x one pass). As for the row walk, only types that
+    // accumulate in their own width. An exclusive scan shifts each vector's
+    // inclusive scan by a lane and adds the input element before the vector
+    // to the carry, which in place is already overwritten: there the runtime
+    // takes the vector scan. Whole vectors read the input unclamped and
+    // densely; the line's last elements past them (fewer than a vector) go
+    // one by one (update 1).
+    template <typename Combine>
+    VectorWalk define_vector_walk(Var i, Var r, Var o, const Expr &identity, Combine combine) {
+        const Type t = output.type(), acc_t = identity.type();
+        const Conversions convert = conversions();
+        Func x = walk_input(Layout::Inner, "line_walk", acc_t);
+        VectorScan s = define_vector_steps(x, i, o, identity, combine, false);
+        const int lanes = s.lanes;
+        const Var lane = s.lane, vec = s.vec;
+        Func shifted("vector_exclusive");  // each vector's exclusive scan
+        shifted(i, lane, vec, o) = select(lane >= 1, s.steps.back()(i, max(lane - 1, 0), vec, o), identity);
+        s.steps.push_back(shifted);
+        const Expr inclusive = exclusive == 0, extent = input.dim(1).extent(), whole = extent / lanes;
+        auto stored = [&](const Expr &at) { return convert.widen(output(i, at, o), acc_t); };
+        auto total_before = [&](const Expr &at) {  // the inclusive total of the elements before `at` > 0
+            return select(inclusive, stored(at - 1), combine(stored(at - 1), x(i, at - 1, o)));
+        };
+        output(i, r, o) = undef(t);
+        RDom walk(0, lanes, 0, whole, "walk");
+        const Expr first = walk.y * lanes;
+        const Func own_inclusive = s.steps[s.steps.size() - 2];
+        const Expr carry = select(walk.y == 0, identity, total_before(max(first, 1)));
+        const Expr own = select(inclusive, own_inclusive(i, walk.x, walk.y, o), shifted(i, walk.x, walk.y, o));
+        output(i, first + walk.x, o) = convert.narrow(combine(carry, own), t);
+        RDom rest(whole * lanes, extent - whole * lanes, "rest");
+        const Expr at = rest.x;
+        output(i, at, o) = convert.narrow(
+            combine(select(at == 0, identity, total_before(max(at, 1))), select(inclusive, x(i, at, o), identity)), t);
+        const Expr dense = input.dim(1).stride() == 1 && output.dim(1).stride() == 1;
+        return VectorWalk{output, s.steps, i, o, lane, walk.x, walk.y, rest.x, lanes, extent, t, dense, inclusive};
+    }
+
+    // The CPU walks' input, widened to acc_t: unclamped, as every read is
+    // inside the buffer (clamped, the vectors were gathers). The walks carry
+    // from the output, so only types that accumulate in their own width.
+    Func walk_input(Layout walked, const char *staging_name, const Type &acc_t) {
+        _halide_user_assert(layout == walked && output.type().bits() == acc_t.bits())
+            << "scan staging=" << staging_name << " on CPUs walks the "
+            << (walked == Layout::Inner ? "lines of the inner" : "columns of the outer")
+            << " layout, in types that accumulate in their own width";
+        Var i("i"), r("r"), o("o");
+        Func x("unclamped");
+        x(i, r, o) = conversions().widen(input(i, r, o), acc_t);
+        return x;
+    }
+
+    // The vectors of a line (CPU, inner layout) and each one's own inclusive
+    // scan, for define_vector_scan and define_vector_walk: s.steps (i, lane,
+    // vec, o), the input first, then after 1, 2, 4, .. in-register steps.
+    // shifted_exclusive: an exclusive scan scans the line shifted by one
+    // element (the vector scan; the walk shifts the scans instead).
+    template <typename Combine>
+    VectorScan define_vector_steps(Func x, Var i, Var o, const Expr &identity, Combine combine,
+                                   bool shifted_exclusive) {
         VectorScan s;
         const int lanes = s.lanes = scan_vector_lanes(identity.type(), get_target());
         const Expr extent = input.dim(1).extent();
@@ -270,7 +356,7 @@ private:
         // the prefetches only cost (VM, 4 MiB: inner scans 0.75-0.95x with
         // them, 256 MiB 1.08-1.42x).
         Expr zero;  // the prefetch (undefined: none), one per vector of `element`, shared by a step's two reads
-        if (tuning.prefetch_bytes > 0) {
+        if (tuning.prefetch_bytes > 0 && shifted_exclusive) {  // (the walk's dense loads did not need it)
             s.prefetching = spans_at_least(input, tuning.prefetch_min_bytes);
             zero = prefetch_if(s.prefetching, prefetch_ahead_of(input, i, element, o, lanes,
                                                                 Expr((int64_t)tuning.prefetch_bytes), get_target(),
@@ -285,8 +371,9 @@ private:
             return conversions().widen(input(edge(i, 0), row, edge(o, 2)), identity.type());
         };
         Func step("vector_input");
-        step(i, lane, vec, o) =
-            select(exclusive == 0, x_at(element), select(element == 0, identity, x_at(element - 1)));
+        step(i, lane, vec, o) = shifted_exclusive ? select(exclusive == 0, x_at(element),
+                                                           select(element == 0, identity, x_at(element - 1)))
+                                                  : x_at(element);
         s.steps = {step};
         for (int reach = 1; reach < lanes; reach *= 2) {
             const Func before = s.steps.back();
@@ -295,14 +382,6 @@ private:
                 combine(select(lane >= reach, before(i, max(lane - reach, 0), vec, o), identity), before(i, lane, vec, o));
             s.steps.push_back(step);
         }
-        const Func prefix = s.steps.back();
-        s.later = RDom(1, (extent + lanes - 1) / lanes - 1, "later_vector");
-        const RVar later = s.later.x;
-        s.carry = Func("vector_carry");
-        s.carry(i, vec, o) = identity;
-        s.carry(i, later, o) = combine(s.carry(i, later - 1, o), prefix(i, lanes - 1, later - 1, o));
-        output(i, r, o) = conversions().narrow(combine(s.carry(i, r / lanes, o), prefix(i, r % lanes, r / lanes, o)),
-                                               output.type());
         return s;
     }
 
@@ -348,13 +427,8 @@ private:
     template <typename Combine>
     RowWalk define_row_walk(Var i, Var r, Var o, const Expr &identity, Combine combine) {
         const Type t = output.type(), acc_t = identity.type();
-        _halide_user_assert(layout == Layout::Outer && t.bits() == acc_t.bits())
-            << "scan staging=columns walks the columns of the outer layout, "
-               "in types that accumulate in their own width";
         const Conversions convert = conversions();
-        // Every read is inside the buffer: no clamp (clamped, the column vectors were gathers).
-        Func x("unclamped");
-        x(i, r, o) = convert.widen(input(i, r, o), acc_t);
+        Func x = walk_input(Layout::Outer, "columns", acc_t);
         RDom row(1, input.dim(1).extent() - 1, "row");
         output(i, r, o) = undef(t);
         output(i, 0, o) = convert.narrow(select(exclusive == 0, x(i, 0, o), identity), t);

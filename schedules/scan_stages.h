@@ -73,6 +73,22 @@ struct ColumnWalk {
     Halide::Expr inclusive;
 };
 
+// The CPU line walk's stages (staging=line_walk on CPUs; see Scan::define_vector_walk).
+struct VectorWalk {
+    Halide::Func output;  // (i, r, o): undef, update 0 the whole vectors, update 1 the rest one by one
+    // (i, lane, vec, o): each vector's own scan after 1, 2, 4, .. steps (the
+    // first: its input), then its exclusive scan (shifted a lane).
+    std::vector<Halide::Func> steps;
+    Halide::Var i, o, step_lane;  // step_lane: the steps' lane
+    Halide::RVar lane, vec;       // update 0: lane of whole vector vec
+    Halide::RVar rest;            // update 1: the elements past the whole vectors
+    int lanes = 0;
+    Halide::Expr extent;  // of r
+    Halide::Type type;
+    Halide::Expr dense;      // r unit-stride in input and output
+    Halide::Expr inclusive;  // the runtime exclusive flag is 0
+};
+
 // The CPU row walk's stages (staging=columns on CPUs; see Scan::define_row_walk).
 struct RowWalk {
     Halide::Func output;  // (i, r, o): undef, update 0 the first row, update 1 the rows after it

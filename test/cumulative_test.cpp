@@ -4,6 +4,7 @@
 // both directions, inclusive/exclusive, all six types, strides; and in-place
 // execution (output aliasing input) equal to out-of-place.
 #include "catch.hpp"
+#include "dispatch_overlay.h"
 #include "test_tensor.h"
 
 #include <cmath>
@@ -307,6 +308,27 @@ TEST_CASE("cumulative ops along an inner axis of many long lines", "[scan][rando
         check_random_case(type, F32, {520, 2500}, 1, rng() % 2, /*exclusive=*/!sum, rng);
         check_random_case(type, DML_TENSOR_DATA_TYPE_INT64, {520, 2500}, 1, rng() % 2, /*exclusive=*/sum, rng);
         check_random_case(type, DML_TENSOR_DATA_TYPE_UINT32, {2, 260, 1100}, 2, rng() % 2, rng() % 2, rng);
+    }
+}
+
+// CPUs: the line walk (staging=line_walk, not float16) takes every inner
+// line through this overlay, so lines that are no multiple of its vector walk
+// their rest (fewer elements than a vector) in its second pass, and lines
+// shorter than a vector are all rest; in place, an exclusive scan takes the
+// vector scan. Every type, direction and exclusivity; strides random.
+TEST_CASE("cumulative ops: the CPU line walk on lines of any length", "[scan][random]") {
+    if (hdml_test::test_on_cuda()) return;
+    const hdml_test::ScopedDispatch overlay("scan_line_walk.json", R"({"dispatch": {"scan_line_walk_multiple": 1,
+        "scan_line_walk_max_line": 0, "scan_line_walk_min_bytes": 0}})");
+    std::mt19937 rng(test_seed() + 7);
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
+            for (uint32_t line : {1u, 3u, 7u, 15u, 17u, 31u, 100u, 1000u}) {
+                const int variant = (int)(rng() % 4);
+                check_random_case(type, dtype, {37, line}, 1, variant & 1, variant & 2, rng);
+            }
+            check_random_case(type, dtype, {3, 5, 250}, 2, rng() % 2, rng() % 2, rng);
+        }
     }
 }
 

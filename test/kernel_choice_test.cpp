@@ -163,8 +163,19 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_reduce_float32_outer_log_sum_exp" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, I8, {64, 1024}, {1}) == "hdml_reduce_int8_inner_min" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F32, {64, 1024}, {1}) == "hdml_arg_reduce_float32_inner" + p);
-    CHECK(cumsum(r, F32, {64, 1024}, 1) == "hdml_scan_float32_inner_sum" + p);
-    CHECK(cumsum(r, I64, {64, 1024}, 1) == "hdml_scan_int64_inner_sum" + p);
+    // An inner axis: the line walk (staging=line_walk, one pass), with the
+    // vector scan that in-place exclusive scans take, for lines of a multiple
+    // of 16, of at most scan_line_walk_max_line (64) elements or in calls of
+    // at least scan_line_walk_min_bytes (16 MiB); not float16 (float32 totals).
+    const std::string line_walk = "hdml_scan_float32_inner_sum_staging_line_walk" + p + " hdml_scan_float32_inner_sum" + p;
+    CHECK(cumsum(r, F32, {64, 64}, 1) == line_walk);
+    CHECK(cumsum(r, F32, {4096, 1024}, 1) == line_walk);  // 16 MiB
+    CHECK(cumsum(r, F32, {4095, 1024}, 1) == "hdml_scan_float32_inner_sum" + p);
+    CHECK(cumsum(r, I64, {64, 16}, 1) ==
+          "hdml_scan_int64_inner_sum_staging_line_walk" + p + " hdml_scan_int64_inner_sum" + p);
+    CHECK(cumsum(r, F32, {64, 1000}, 1) == "hdml_scan_float32_inner_sum" + p);
+    CHECK(cumsum(r, F32, {8192, 1000}, 1) == "hdml_scan_float32_inner_sum" + p);
+    CHECK(cumsum(r, F16, {64, 64}, 1) == "hdml_scan_float16_inner_sum" + p);
     // An outer axis over at least scan_walk_min_columns columns and
     // scan_walk_columns_per_thread per thread of the pool (x86: 32 and 32; ARM:
     // 512 and none): the row walk (staging=columns), with the chunked kernel
@@ -376,6 +387,40 @@ TEST_CASE("A dispatch overlay moves the row walk's thresholds, without a rebuild
         const uint32_t walk_min = 1000 * pool_threads();
         CHECK(cumsum(r, F32, {2, walk_min}, 0) == walk);
         CHECK(cumsum(r, F32, {2, walk_min - 1}, 0) == "hdml_scan_float32_outer_sum" + p);
+    }
+}
+
+TEST_CASE("A dispatch overlay moves the line walk's thresholds, without a rebuild") {
+    if (test_on_cuda()) return;
+    const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
+    const std::string walk = "hdml_scan_float32_inner_sum_staging_line_walk" + p + " hdml_scan_float32_inner_sum" + p;
+    {  // longer lines at any size
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_line_walk_max_line": 1024}})");
+        Runner r;
+        CHECK(cumsum(r, F32, {4, 1024}, 1) == walk);
+        CHECK(cumsum(r, F32, {4, 1040}, 1) == "hdml_scan_float32_inner_sum" + p);
+    }
+    {  // a size alone: 64 KiB
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_line_walk_max_line": 0,
+            "scan_line_walk_min_bytes": 65536}})");
+        Runner r;
+        CHECK(cumsum(r, F32, {16, 1024}, 1) == walk);
+        CHECK(cumsum(r, F32, {15, 1024}, 1) == "hdml_scan_float32_inner_sum" + p);
+        CHECK(cumsum(r, F32, {1023, 16}, 1) == "hdml_scan_float32_inner_sum" + p);
+    }
+    {  // 0 bytes: every line a multiple of 16
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_line_walk_max_line": 0,
+            "scan_line_walk_min_bytes": 0}})");
+        Runner r;
+        CHECK(cumsum(r, F32, {1, 16}, 1) == walk);
+        CHECK(cumsum(r, F32, {1, 17}, 1) == "hdml_scan_float32_inner_sum" + p);
+    }
+    {  // and of any length
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_line_walk_multiple": 1,
+            "scan_line_walk_max_line": 0, "scan_line_walk_min_bytes": 0}})");
+        Runner r;
+        CHECK(cumsum(r, F32, {1, 17}, 1) == walk);
+        CHECK(cumsum(r, F32, {1, 3}, 1) == walk);
     }
 }
 

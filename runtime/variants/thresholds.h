@@ -33,6 +33,9 @@ namespace hdml {
     X(scan_columns_min_columns, cuda)          /* CUDA: fewest columns per call for the column walk */         \
     X(scan_walk_min_columns, cpu)              /* CPUs: fewest columns per call for the row walk */            \
     X(scan_walk_columns_per_thread, cpu)       /* ... and at least this many per thread of the pool (0: none) */ \
+    X(scan_line_walk_multiple, cpu)            /* CPUs: the line walk takes lines of a multiple of it (<= 1: any) */ \
+    X(scan_line_walk_max_line, cpu)            /* ... at most this long in a call ... */                       \
+    X(scan_line_walk_min_bytes, cpu)           /* ... of fewer input bytes than this (0: any line, any size) */ \
     X(scan_line_walk_min_line, cuda)           /* CUDA: shortest inner line for the line walk */               \
     X(scan_line_walk_min_lines, cuda)          /* ... fewest lines per call */                                 \
     X(copy_pieces_block_bytes, cpu)            /* CPUs: bytes of the whole per SPLIT/JOIN task (0: by piece) */ \

@@ -94,6 +94,35 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.output.specialize(s.dense);
 }
 
+// staging=line_walk (inner layout): tasks of about task_bytes of lines, a
+// line at a time (four lines interleaved ran 0.7-0.9x in a C++ model: more
+// streams), its vectors in order, each one's steps in registers. The lines'
+// rests (fewer elements than a vector) go in a second pass over the lines
+// (Halide 14 refuses compute_with between stages of one Func): the runtime
+// sends this kernel lines of a multiple of scan_line_walk_multiple (16),
+// which have none.
+inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    _halide_user_assert(!target.has_gpu_feature()) << "schedule_vector_walk_cpu schedules a CPU kernel";
+    _halide_user_assert(p.task_bytes >= 1) << "task_bytes must be at least 1";
+    Var task("task"), line("line");
+    const Expr line_bytes = clamp(w.extent, 1, p.task_bytes) * w.type.bytes();
+    const Expr lines_per_task = max(p.task_bytes / line_bytes, 1);
+    Stage walk = w.output.update(0), rest = w.output.update(1);
+    // A vector's lanes read the element before the vector, which the vector before stored.
+    walk.allow_race_conditions()
+        .split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf)
+        .reorder(w.lane, w.vec, w.i, line, task)
+        .parallel(task)
+        .vectorize(w.lane);
+    rest.split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf).parallel(task);
+    for (Func step : w.steps) {
+        step.compute_at(w.output, w.vec).bound(w.step_lane, 0, w.lanes).vectorize(w.step_lane);
+    }
+    walk.specialize(w.dense && w.inclusive);  // dense vectors, no select
+    walk.specialize(w.dense);
+}
+
 // staging=columns (outer layout, many columns): a task per walk_columns
 // columns walks every row, vectors across its columns, each row's running
 // totals combined with the row it stored before (one pass over the input).
