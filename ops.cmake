@@ -305,9 +305,12 @@ endforeach ()
 # CPUs, outer axis over many columns: a task per block of columns walks down
 # every row, one pass over the input (the chunked scan reads it twice); own-width
 # types only, as on CUDA.
+# Fewer columns: chunks of rows in parallel, each walked whole from its carry
+# (the blocked scan's totals and carries first).
 foreach (op sum product)
     foreach (dtype float32 int32 uint32 int64 uint64)
         hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=outer staging=columns PLATFORMS x86 arm)
+        hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=outer staging=chunk_walk PLATFORMS x86 arm)
     endforeach ()
 endforeach ()
 # CPUs, inner axis: each line walked vector by vector, one pass (the vector

@@ -39,11 +39,18 @@ inline bool scan_is_chunked(Layout layout, ScanStaging staging, const Halide::Ta
 // Rows per chunk. GPU: gpu_chunk, a constant (the lines kernel requires a line
 // to fit); rows past the line's end read clamped input and are never stored.
 // CPU: chunk_rows rows of a chunked line; a whole line otherwise.
+// CPU staging=chunk_walk: rows of about chunk_walk_bytes (row_bytes each,
+// int64), at least chunk_rows: each chunk is a task of the totals' pass and
+// of the walk, so narrow rows make longer chunks, not more tasks.
 inline Halide::Expr scan_chunk_rows(const Halide::Expr &extent, bool chunked, int gpu_chunk, const ScanTuning &p,
-                                    const Halide::Target &target) {
+                                    const Halide::Target &target, ScanStaging staging, const Halide::Expr &row_bytes) {
     using namespace Halide;
     if (target.has_gpu_feature()) return Expr(gpu_chunk);
-    return chunked ? min(extent, (int)p.chunk_rows) : extent;
+    if (!chunked) return extent;
+    if (staging != ScanStaging::ChunkWalk) return min(extent, (int)p.chunk_rows);
+    const Expr rows_of_bytes = Expr((int64_t)p.chunk_walk_bytes) / max(row_bytes, Expr((int64_t)1));
+    const Expr rows = cast<int32_t>(min(rows_of_bytes, Expr((int64_t)1 << 30)));
+    return min(extent, max(rows, (int)p.chunk_rows));
 }
 
 // Chunks a staged kernel's block holds in shared memory: gpu_threads, half of

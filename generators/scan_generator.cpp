@@ -20,8 +20,9 @@
 // define_column_walk) or along each line (staging=line_walk, inner layout:
 // define_line_walk) in one kernel, carrying from what they stored last; the
 // CPUs' walks go down the columns row by row (staging=columns:
-// define_row_walk) and along each line vector by vector (staging=line_walk:
-// define_vector_walk).
+// define_row_walk), down chunks of whole rows from each chunk's carry
+// (staging=chunk_walk: define_chunk_walk) and along each line vector by vector
+// (staging=line_walk: define_vector_walk).
 // Running totals are float32 for float16 data; integers wrap in the unsigned
 // type of their width. Every chunk's scan is finished from the input before its
 // output is written, and reads no other chunk: so the output may alias the input
@@ -74,7 +75,8 @@ public:
         const Expr extent = input.dim(1).extent();
         const bool chunked = scan_is_chunked(layout, staging, get_target());
         const int gpu_chunk = scan_gpu_chunk(staging, max_line, tuning);
-        const Expr chunk = scan_chunk_rows(extent, chunked, gpu_chunk, tuning, get_target());
+        const Expr row_bytes = cast<int64_t>(input.dim(0).extent()) * t.bytes();
+        const Expr chunk = scan_chunk_rows(extent, chunked, gpu_chunk, tuning, get_target(), staging, row_bytes);
         const Expr chunks = chunked ? (extent + chunk - 1) / chunk : 1;
         const int segment = scan_segment_chunks(staging, tuning, t);  // chunks per segment n
         const Expr segments = (chunks + segment - 1) / segment;
@@ -199,8 +201,11 @@ public:
             chunked ? combine(chunk_carry(i, r / chunk, o), scan(i, r % chunk, r / chunk, o)) : scan(i, r, 0, o);
         RDom walk;
         VectorScan vector_scan;
+        ChunkWalk chunk_walk;
         if (staging == ScanStaging::LineWalk) {
             walk = define_line_walk(x, scan, prefix_steps.back(), i, r, o, chunk, segment, identity, combine);
+        } else if (staging == ScanStaging::ChunkWalk && !get_target().has_gpu_feature()) {
+            chunk_walk = define_chunk_walk(chunk_carry, i, r, o, chunk, chunks, identity, combine);
         } else if (layout == Layout::Inner && !get_target().has_gpu_feature()) {
             vector_scan = define_vector_scan(x, i, r, o, identity, combine);
         } else {
@@ -223,6 +228,7 @@ public:
                           t,           gpu_chunk};
         if (walk.defined()) stages.walk_pass = walk.x, stages.walk_lane = walk.y, stages.walk_segment = walk.z;
         stages.vector = vector_scan;
+        stages.chunk_walk = chunk_walk;
         stages.columns = output.dim(0).extent();
         schedule_scan(stages, tuning, get_target());
     }
@@ -436,6 +442,37 @@ private:
                                                    select(exclusive == 0, x(i, row, o), x(i, row - 1, o))),
                                            t);
         return RowWalk{output, i, o, row.x, exclusive == 0, input.dim(0).stride() == 1 && output.dim(0).stride() == 1};
+    }
+
+    // staging=chunk_walk on CPUs (outer layout, too few columns for the row
+    // walk's tasks): the blocked scan's chunk totals and carries, then a task
+    // per chunk of rows walks them whole, each row combined with the row
+    // before, the first with the chunk's carry. It reads the input twice, as
+    // the blocked scan does, but in whole rows (contiguous) and without that
+    // scan's buffered rescan. Own-width types only; an exclusive scan reads
+    // the input row before, which in place is already overwritten: there the
+    // runtime takes the blocked scan.
+    template <typename Combine>
+    ChunkWalk define_chunk_walk(Func chunk_carry, Var i, Var r, Var o, const Expr &chunk, const Expr &chunks,
+                                const Expr &identity, Combine combine) {
+        const Type t = output.type(), acc_t = identity.type();
+        const Conversions convert = conversions();
+        Func x = walk_input(Layout::Outer, "chunk_walk", acc_t);
+        output(i, r, o) = undef(t);
+        RDom head(0, chunks, "head");
+        const Expr first = head.x * chunk;
+        output(i, first, o) =
+            convert.narrow(combine(chunk_carry(i, head.x, o), select(exclusive == 0, x(i, first, o), identity)), t);
+        // o in the domain too: the schedule fuses (chunk, o) into its tasks (Halide fuses no RVar with a Var).
+        RDom walk(1, chunk - 1, 0, chunks, output.dim(2).min(), output.dim(2).extent(), "chunk_walk");
+        const Expr extent = input.dim(1).extent(), unbounded = walk.y * chunk + walk.x, line = walk.z;
+        walk.where(unbounded < extent);
+        // (A promise the `where` keeps: bounds inference does not see it.)
+        const Expr row = unsafe_promise_clamped(unbounded, 1, extent - 1);
+        output(i, row, line) = convert.narrow(combine(convert.widen(output(i, row - 1, line), acc_t),
+                                                      select(exclusive == 0, x(i, row, line), x(i, row - 1, line))),
+                                              t);
+        return ChunkWalk{head.x, walk.x, walk.y, walk.z};
     }
 
     // staging=columns (CUDA, outer layout, many columns): the input is read

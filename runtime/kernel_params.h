@@ -22,7 +22,7 @@ namespace hdml {
 #define HDML_PARAM_ROWS(X) X(lanes) X(whole) X(vectors) X(vectors_prefetched)
 #define HDML_PARAM_LANE_MERGE(X) X(shuffles)
 #define HDML_PARAM_LOADS(X) X(words) X(column_words)
-#define HDML_PARAM_STAGING(X) X(shared) X(lines) X(line_walk) X(columns)
+#define HDML_PARAM_STAGING(X) X(shared) X(lines) X(line_walk) X(columns) X(chunk_walk)
 
 #define HDML_ENUMERATOR(value) value,
 namespace param {

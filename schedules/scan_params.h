@@ -21,16 +21,19 @@ namespace hdml {
 // Outer layout:
 //  - none: the chunked scan, a thread per (column, chunk);
 //  - columns: a block per 32 columns walks down them, tile after tile of
-//    chunks, in one kernel (many columns). On CPUs (the one staging they
-//    build): a task per walk_columns columns walks down them, row after row.
-enum class ScanStaging { None, Shared, Lines, LineWalk, Columns };
+//    chunks, in one kernel (many columns). On CPUs: a task per walk_columns
+//    columns walks down them, row after row.
+//  - chunk_walk (CPUs): the blocked scan's chunk totals and carries, then a
+//    task per chunk of rows walks its rows whole, from the chunk's carry.
+enum class ScanStaging { None, Shared, Lines, LineWalk, Columns, ChunkWalk };
 
 inline const std::map<std::string, ScanStaging> &scan_staging_names() {
     static const std::map<std::string, ScanStaging> names = {{"none", ScanStaging::None},
                                                              {"shared", ScanStaging::Shared},
                                                              {"lines", ScanStaging::Lines},
                                                              {"line_walk", ScanStaging::LineWalk},
-                                                             {"columns", ScanStaging::Columns}};
+                                                             {"columns", ScanStaging::Columns},
+                                                             {"chunk_walk", ScanStaging::ChunkWalk}};
     return names;
 }
 
@@ -53,6 +56,9 @@ struct ScanTuning {
     // CPU, staging=columns: columns per task of the row walk (the tasks walk
     // every row of their columns; a row of each is one contiguous run).
     Halide::GeneratorParam<int> walk_columns{"walk_columns", 128};
+    // CPU, staging=chunk_walk: input bytes per chunk of rows (at least
+    // chunk_rows rows), a task's walk.
+    Halide::GeneratorParam<int> chunk_walk_bytes{"chunk_walk_bytes", 262144};
     // GPU: threads per block; rows per chunk (a thread scans a chunk in registers).
     Halide::GeneratorParam<int> gpu_threads{"gpu_threads", 128};
     Halide::GeneratorParam<int> gpu_chunk{"gpu_chunk", 32};

@@ -27,6 +27,13 @@ struct VectorScan {
     Halide::Expr prefetching;
 };
 
+// CPU staging=chunk_walk (Scan::define_chunk_walk): the output's updates
+// after the blocked scan's chunk totals and carries.
+struct ChunkWalk {
+    Halide::RVar head;              // update 0: each chunk's first row, from its carry
+    Halide::RVar row, chunk, line;  // update 1: row (from 1) of chunk of o = line, from the row before
+};
+
 struct ScanStages {
     Halide::Func output;       // (i, r, o)
     Halide::Func scan;         // (i, k, c, o): running totals inside chunk c
@@ -55,6 +62,7 @@ struct ScanStages {
     Halide::Type type;
     int gpu_chunk;  // GPU: rows per chunk (scan_gpu_chunk)
     VectorScan vector;  // CPU inner layout
+    ChunkWalk chunk_walk;  // CPU staging=chunk_walk
     // staging=line_walk: the output's reduction, element pass * segment chunks
     // + lane of segment walk_segment.
     Halide::RVar walk_pass{}, walk_lane{}, walk_segment{};

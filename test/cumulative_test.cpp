@@ -144,7 +144,9 @@ void check_random_case(DML_OPERATOR_TYPE type, DML_TENSOR_DATA_TYPE dtype, const
         return;
     }
     REQUIRE(runner.create(type, &c.desc) == S_OK);
-    REQUIRE(runner.execute({c.in.binding()}, {c.out.binding()}) == S_OK);
+    const HRESULT executed = runner.execute({c.in.binding()}, {c.out.binding()});
+    INFO(hdmlGetLastErrorMessage());
+    REQUIRE(executed == S_OK);
     check_scan(c, c.out, label);
     // In place: the output desc is the input's, bound to the same buffer.
     ScanCase inplace = c;
@@ -293,6 +295,27 @@ TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[
     }
 }
 
+// An outer axis over too few columns for the row walk: on CPUs the chunk walk
+// (staging=chunk_walk; not float16, which keeps the chunked scan) cuts the
+// rows into chunks of about 256 KiB (chunk_walk_bytes), totals them, carries,
+// then walks each chunk from its carry. 31 columns are fewer than any CPU's
+// scan_walk_min_columns: [16000, 31] makes 8 chunks of 2114 float32 rows (a
+// partial last one; 16 of int64), [70000, 2] 3 of 32768, and the 3-D shape 3
+// chunks in each of 3 blocks of o (tasks over both). Every type, inclusive
+// and exclusive (in place, an exclusive scan takes the chunked kernel).
+TEST_CASE("cumulative ops down an outer axis in chunks of rows, every type", "[scan][random]") {
+    std::mt19937 rng(test_seed() + 8);
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
+            for (bool exclusive : {false, true}) {
+                check_random_case(type, dtype, {16000, 31}, 0, rng() % 2, exclusive, rng);
+                check_random_case(type, dtype, {70000, 2}, 0, rng() % 2, exclusive, rng);
+            }
+            check_random_case(type, dtype, {3, 20000, 7}, 1, rng() % 2, rng() % 2, rng);
+        }
+    }
+}
+
 // The innermost axis over many long lines: on CUDA these take the line walk
 // (staging=line_walk, lines of at least cuda.json's scan_line_walk_min_line
 // elements, at least scan_line_walk_min_lines of them; not float16): a block
@@ -373,8 +396,8 @@ TEST_CASE("cumulative ops validation rules", "[scan][validation]") {
 }
 
 // Inputs of 16 MiB or more along the innermost axis: on CPUs the inner scan's
-// kernel then prefetches ahead of its loads (scan_generator.cpp,
-// kScanPrefetchMinBytes), a specialisation no smaller case reaches. Lines of
+// kernel then prefetches ahead of its loads (scan_generator.cpp, the scan's
+// prefetch_min_bytes), a specialisation no smaller case reaches. Lines of
 // 4099 elements end in a partial vector; each op scans inclusive and
 // exclusive, increasing and decreasing.
 TEST_CASE("cumulative ops on inner lines of 16 MiB and more", "[scan][random][large]") {

@@ -179,8 +179,9 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     // An outer axis over at least scan_walk_min_columns columns and
     // scan_walk_columns_per_thread per thread of the pool (x86: 32 and 32; ARM:
     // 512 and none): the row walk (staging=columns), with the chunked kernel
-    // that in-place exclusive scans take; not float16 (float32 totals), fewer
-    // columns chunked. Columns over the outer dims count together.
+    // that in-place exclusive scans take; not float16 (float32 totals). Fewer
+    // columns: the chunk walk (staging=chunk_walk), the same chunked kernel
+    // beside it. Columns over the outer dims count together.
     const bool arm = std::string(HDML_TEST_CPU_PLATFORM) == "arm";
     const uint32_t walk_min = arm ? 512 : std::max(32u, 32u * pool_threads());
     INFO("the row walk from " << walk_min << " columns (" << pool_threads() << " threads)");
@@ -188,8 +189,12 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_scan_float32_outer_sum_staging_columns" + p + " hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, I64, {3, 2, walk_min / 2}, 0) ==
           "hdml_scan_int64_outer_sum_staging_columns" + p + " hdml_scan_int64_outer_sum" + p);
-    CHECK(cumsum(r, F32, {64, walk_min - 1}, 0) == "hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, F32, {64, walk_min - 1}, 0) ==
+          "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, DML_TENSOR_DATA_TYPE_UINT32, {100000, 3}, 0) ==
+          "hdml_scan_uint32_outer_sum_staging_chunk_walk" + p + " hdml_scan_uint32_outer_sum" + p);
     CHECK(cumsum(r, F16, {64, walk_min}, 0) == "hdml_scan_float16_outer_sum" + p);
+    CHECK(cumsum(r, F16, {64, 16}, 0) == "hdml_scan_float16_outer_sum" + p);
     CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
     // 8- and 16-bit rows of whole 32-bit words also take the word kernel (for aligned addresses).
     CHECK(gather(r, F16) == "hdml_gather_uint16" + p + " hdml_gather_uint32" + p);
@@ -373,12 +378,14 @@ TEST_CASE("A dispatch overlay moves the row walk's thresholds, without a rebuild
     if (test_on_cuda()) return;
     const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
     const std::string walk = "hdml_scan_float32_outer_sum_staging_columns" + p + " hdml_scan_float32_outer_sum" + p;
+    // Below the row walk's columns, the chunk walk.
+    const std::string chunks = "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p;
     {  // columns alone decide
         const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_walk_min_columns": 100,
             "scan_walk_columns_per_thread": 0}})");
         Runner r;
         CHECK(cumsum(r, F32, {64, 100}, 0) == walk);
-        CHECK(cumsum(r, F32, {64, 99}, 0) == "hdml_scan_float32_outer_sum" + p);
+        CHECK(cumsum(r, F32, {64, 99}, 0) == chunks);
     }
     {  // the pool's threads decide: 1000 columns each
         const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_walk_min_columns": 16,
@@ -386,7 +393,7 @@ TEST_CASE("A dispatch overlay moves the row walk's thresholds, without a rebuild
         Runner r;
         const uint32_t walk_min = 1000 * pool_threads();
         CHECK(cumsum(r, F32, {2, walk_min}, 0) == walk);
-        CHECK(cumsum(r, F32, {2, walk_min - 1}, 0) == "hdml_scan_float32_outer_sum" + p);
+        CHECK(cumsum(r, F32, {2, walk_min - 1}, 0) == chunks);
     }
 }
 

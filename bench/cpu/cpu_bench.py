@@ -59,9 +59,14 @@ def build(torch, h, case):
     """(PyTorch's call, its outputs, hdml's run, hdml's outputs, bytes moved) for one corpus case. Both write
     into outputs allocated once (PyTorch's out= forms; SPLIT copies each view torch.split returns into its
     own tensor): a fresh 256 MiB result per call would time page faults, not kernels."""
-    dtype = {"float32": torch.float32, "float16": torch.float16}[case.get("type", "float32")]
+    dtype = {"float32": torch.float32, "float16": torch.float16, "int32": torch.int32,
+             "int64": torch.int64}[case.get("type", "float32")]
     sizes, op = case["sizes"], case["op"]
-    rand = lambda s: torch.rand(s, dtype=torch.float32).to(dtype)  # noqa: E731
+
+    def rand(s):
+        if dtype.is_floating_point:
+            return torch.rand(s, dtype=torch.float32).to(dtype)
+        return torch.randint(-1000, 1000, s, dtype=dtype)
     if op == "reduce":
         x, dims, function = rand(sizes), tuple(case["axes"]), case["function"]
         kept = [1 if d in dims else s for d, s in enumerate(sizes)]

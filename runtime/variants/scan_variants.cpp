@@ -74,6 +74,14 @@ std::string row_walk(const ScanQuery &q) {
     return too_few_columns(q, q.limits->scan_walk_min_columns, "scan_walk_min_columns");
 }
 
+// CPUs: the chunk walk, for the outer scans the row walk leaves (too few
+// columns for the pool's threads): its tasks are chunks of whole rows, so any
+// column count keeps every thread on contiguous rows.
+std::string chunk_walk(const ScanQuery &q) {
+    if (!q.shape.outer_layout) return "inner layout";
+    return "";
+}
+
 // CPUs: the line walk walks a line's rest past its whole vectors (4 to 16
 // elements by ISA and type) in a second pass over the lines, so it takes
 // lines of a multiple of scan_line_walk_multiple (16: every vector divides
@@ -139,8 +147,10 @@ const ScanVariant kScanVariants[] = {
     // CUDA walks, one pass over the input: a block per long inner line, a block per 32 outer columns.
     {"staging=line_walk", kOnCuda, P{}.with(param::staging::line_walk), true, line_walk},
     {"staging=columns", kOnCuda, P{}.with(param::staging::columns), true, column_walk},
-    // CPUs, outer axis: a task per block of columns walks every row, one pass.
+    // CPUs, outer axis: a task per block of columns walks every row, one pass;
+    // fewer columns, a task per chunk of rows walks them whole from its carry.
     {"staging=columns", kOnCpu, P{}.with(param::staging::columns), true, row_walk},
+    {"staging=chunk_walk", kOnCpu, P{}.with(param::staging::chunk_walk), true, chunk_walk},
     // CPUs, inner axis: each line walked vector by vector, one pass.
     {"staging=line_walk", kOnCpu, P{}.with(param::staging::line_walk), true, vector_walk},
     // CUDA, inner axis: long lines in shared-memory segments.

@@ -7,6 +7,52 @@
 
 namespace hdml {
 
+// The blocked scan's phase 2 (also the chunk walk's): the carries, one serial
+// pass over the chunk totals (one group: group_carry is the identity,
+// inlined), parallel over blocks of `block` columns.
+inline void schedule_carries_cpu(ScanStages &s, int lanes, const Halide::Expr &block) {
+    using namespace Halide;
+    Var ib("ib"), ii("ii"), t("t");
+    s.carry.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+    s.carry.update()
+        .split(s.i, ib, ii, block, TailStrategy::GuardWithIf)
+        .reorder(ii, s.later_in_group, s.g, ib, s.o)  // one group on CPUs: g's extent is 1
+        .fuse(ib, s.o, t)
+        .parallel(t)
+        .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+}
+
+// staging=chunk_walk (outer layout, too few columns for the row walk): a task
+// per (chunk, o) totals the chunk's rows; the carries as in the blocked scan;
+// then a task per (chunk, o) walks the chunk's rows whole (vectors across the
+// row, the row before read back from L1 or L2).
+inline void schedule_chunk_walk_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
+    using namespace Halide;
+    _halide_user_assert(s.layout == Layout::Outer) << "staging=chunk_walk walks the outer layout";
+    const int lanes = target.natural_vector_size(s.type.bits() > 32 ? s.type : Float(32));
+    Var t("t");
+    s.chunk_total.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf).fuse(s.c, s.o, t).parallel(t);
+    s.chunk_total.update()
+        .reorder(s.i, s.in_chunk.x, s.c, s.o)
+        .fuse(s.c, s.o, t)
+        .parallel(t)
+        .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+    s.chunk_total.update().specialize(s.dense);
+    schedule_carries_cpu(s, lanes, lanes * min((s.columns + lanes - 1) / lanes, (int)p.block_vectors));
+    const ChunkWalk &w = s.chunk_walk;
+    RVar task("task");
+    s.output.update(0).vectorize(s.i, lanes, TailStrategy::GuardWithIf).specialize(s.dense);  // the chunks' first rows
+    Stage walk = s.output.update(1);
+    // A chunk's first rows read the row before, which the same task stored.
+    walk.allow_race_conditions()
+        .reorder(s.i, w.row, w.chunk, w.line)
+        .fuse(w.chunk, w.line, task)
+        .parallel(task)
+        .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+    walk.specialize(s.dense && s.inclusive);  // dense vectors, no select
+    walk.specialize(s.dense);
+}
+
 inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     Var ob("ob"), oi("oi"), ib("ib"), ii("ii"), t("t");
@@ -53,6 +99,7 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
         s.output.specialize(s.dense);
         return;
     }
+    if (s.staging == ScanStaging::ChunkWalk) return schedule_chunk_walk_cpu(s, p, target);
     const int lanes = target.natural_vector_size(s.type.bits() > 32 ? s.type : Float(32));
     // Blocks of block_vectors vectors of i, fewer where the rows are shorter:
     // a guarded vector past the row's end still costs its masked loads (rows
@@ -68,15 +115,8 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     // Dense vector loads for unit-stride columns (the general loop scales each
     // column by input.stride.0: gathers).
     s.chunk_total.update().specialize(s.dense);
-    // Phase 2: carries, one serial pass over the chunk totals (one group:
-    // group_carry is the identity, inlined), parallel over blocks of columns.
-    s.carry.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf);
-    s.carry.update()
-        .split(s.i, ib, ii, block, TailStrategy::GuardWithIf)
-        .reorder(ii, s.later_in_group, s.g, ib, s.o)  // one group on CPUs: g's extent is 1
-        .fuse(ib, s.o, t)
-        .parallel(t)
-        .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+    // Phase 2: carries (schedule_carries_cpu).
+    schedule_carries_cpu(s, lanes, block);
     // Phase 3: per (chunk, block of i) task, scan the chunk's rows from the carry.
     Var rc("rc"), rk("rk");
     s.output.split(s.i, ib, ii, block, TailStrategy::GuardWithIf)
