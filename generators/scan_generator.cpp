@@ -438,10 +438,17 @@ private:
         RDom row(1, input.dim(1).extent() - 1, "row");
         output(i, r, o) = undef(t);
         output(i, 0, o) = convert.narrow(select(exclusive == 0, x(i, 0, o), identity), t);
-        output(i, row, o) = convert.narrow(combine(convert.widen(output(i, row - 1, o), acc_t),
-                                                   select(exclusive == 0, x(i, row, o), x(i, row - 1, o))),
-                                           t);
+        output(i, row, o) = convert.narrow(after_stored_row(x, i, row, o, combine), t);
         return RowWalk{output, i, o, row.x, exclusive == 0, input.dim(0).stride() == 1 && output.dim(0).stride() == 1};
+    }
+
+    // The CPU row and chunk walks' running total at row > 0 of (i, o): the
+    // output row before it (stored, widened), combined with the input row
+    // (inclusive) or the input row before (exclusive).
+    template <typename Combine>
+    Expr after_stored_row(Func x, const Expr &i, const Expr &row, const Expr &o, Combine combine) {
+        const Expr before = conversions().widen(output(i, row - 1, o), x.output_types()[0]);
+        return combine(before, select(exclusive == 0, x(i, row, o), x(i, row - 1, o)));
     }
 
     // staging=chunk_walk on CPUs (outer layout, too few columns for the row
@@ -469,9 +476,7 @@ private:
         walk.where(unbounded < extent);
         // (A promise the `where` keeps: bounds inference does not see it.)
         const Expr row = unsafe_promise_clamped(unbounded, 1, extent - 1);
-        output(i, row, line) = convert.narrow(combine(convert.widen(output(i, row - 1, line), acc_t),
-                                                      select(exclusive == 0, x(i, row, line), x(i, row - 1, line))),
-                                              t);
+        output(i, row, line) = convert.narrow(after_stored_row(x, i, row, line, combine), t);
         return ChunkWalk{head.x, walk.x, walk.y, walk.z};
     }
 

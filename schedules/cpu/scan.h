@@ -25,11 +25,11 @@ inline void schedule_carries_cpu(ScanStages &s, int lanes, const Halide::Expr &b
 // staging=chunk_walk (outer layout, too few columns for the row walk): a task
 // per (chunk, o) totals the chunk's rows; the carries as in the blocked scan;
 // then a task per (chunk, o) walks the chunk's rows whole (vectors across the
-// row, the row before read back from L1 or L2).
-inline void schedule_chunk_walk_cpu(ScanStages &s, const ScanTuning &p, const Halide::Target &target) {
+// row, the row before read back from L1 or L2). `lanes` and the carries'
+// `block` of columns are the blocked scan's (schedule_scan_cpu).
+inline void schedule_chunk_walk_cpu(ScanStages &s, int lanes, const Halide::Expr &block) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Outer) << "staging=chunk_walk walks the outer layout";
-    const int lanes = target.natural_vector_size(s.type.bits() > 32 ? s.type : Float(32));
     Var t("t");
     s.chunk_total.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf).fuse(s.c, s.o, t).parallel(t);
     s.chunk_total.update()
@@ -38,7 +38,7 @@ inline void schedule_chunk_walk_cpu(ScanStages &s, const ScanTuning &p, const Ha
         .parallel(t)
         .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
     s.chunk_total.update().specialize(s.dense);
-    schedule_carries_cpu(s, lanes, lanes * min((s.columns + lanes - 1) / lanes, (int)p.block_vectors));
+    schedule_carries_cpu(s, lanes, block);
     const ChunkWalk &w = s.chunk_walk;
     RVar task("task");
     s.output.update(0).vectorize(s.i, lanes, TailStrategy::GuardWithIf).specialize(s.dense);  // the chunks' first rows
@@ -99,12 +99,12 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
         s.output.specialize(s.dense);
         return;
     }
-    if (s.staging == ScanStaging::ChunkWalk) return schedule_chunk_walk_cpu(s, p, target);
     const int lanes = target.natural_vector_size(s.type.bits() > 32 ? s.type : Float(32));
     // Blocks of block_vectors vectors of i, fewer where the rows are shorter:
     // a guarded vector past the row's end still costs its masked loads (rows
     // of 64 in blocks of 512 ran 28 of every 32 vectors empty).
     const Expr block = lanes * min((s.columns + lanes - 1) / lanes, (int)p.block_vectors);
+    if (s.staging == ScanStaging::ChunkWalk) return schedule_chunk_walk_cpu(s, lanes, block);
     // Phase 1: chunk totals, parallel over chunks; each chunk's rows streamed
     // in order, vectors across i (i innermost: a row is one contiguous run).
     s.chunk_total.compute_root().vectorize(s.i, lanes, TailStrategy::GuardWithIf).parallel(s.c);
