@@ -190,9 +190,10 @@ endfunction()
 
 # How kernel names spell each parameter, in name order: `key=prefix`; the
 # value follows the prefix (layout=inner: inner; columns=whole: cols_whole;
-# vector_bytes=16: vb16; loads=words: words; key_bits=32: keys32). A key missing here is a manifest error.
+# vector_bytes=16: vb16; loads=words: words; key_bits=32: keys32; period=2: period2). A key missing here is a
+# manifest error.
 set(_hdml_param_spelling dtype= itype= layout= op= columns=cols_ rows=rows_ loads= lane_merge=merge_ staging=staging_
-                         max_line=maxline vector_bytes=vb key_bits=keys)
+                         max_line=maxline vector_bytes=vb key_bits=keys period=period)
 
 # For sorted k=v parameters: the kernel name's suffix and the runtime's typed
 # KernelParams expression (a misspelt key or value fails to compile there).

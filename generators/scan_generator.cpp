@@ -51,6 +51,11 @@ public:
     GeneratorParam<ScanStaging> staging{"staging", ScanStaging::None, scan_staging_names()};
     // staging=lines: the longest line the kernel takes (a thread holds it in registers).
     GeneratorParam<int> max_line{"max_line", 0};
+    // CPU walks along a line (staging=line_walk, and chunk_walk of the inner
+    // layout): the line interleaves `period` scans (element e joins e -
+    // period): the packed rows of an outer scan over 2-8 columns, which the
+    // runtime passes as one line (define_vector_walk). 1: one scan.
+    GeneratorParam<int> period{"period", 1};
     ScanTuning tuning;
 
     Input<Buffer<>> input{"input", 3};
@@ -146,8 +151,15 @@ public:
         scan(i, 0, c, o) = select(exclusive == 0, scan(i, 0, c, o), identity);
         scan(i, step, c, o) =
             combine(scan(i, step - 1, c, o), select(exclusive == 0, scan(i, step, c, o), tile(i, step - 1, c, o)));
-        if (staging == ScanStaging::LineWalk && !get_target().has_gpu_feature()) {
-            VectorWalk walk = define_vector_walk(i, r, o, identity, combine);
+        const int interleaved = period;
+        const bool line_chunks = staging == ScanStaging::ChunkWalk && layout == Layout::Inner;
+        _halide_user_assert(interleaved == 1 || ((staging == ScanStaging::LineWalk || line_chunks) &&
+                                                 !get_target().has_gpu_feature() && interleaved > 1 &&
+                                                 (interleaved & (interleaved - 1)) == 0))
+            << "scan: period " << interleaved
+            << " needs a CPU walk along a line (staging=line_walk, or chunk_walk of the inner layout) and a power of two";
+        if ((staging == ScanStaging::LineWalk || line_chunks) && !get_target().has_gpu_feature()) {
+            VectorWalk walk = define_vector_walk(i, r, o, identity, combine, line_chunks);
             apply_scan_contract();
             schedule_vector_walk_cpu(walk, tuning, get_target());
             return;
@@ -271,7 +283,7 @@ private:
     // the line's end read clamped input and are never stored.
     template <typename Combine>
     VectorScan define_vector_scan(Func x, Var i, Var r, Var o, const Expr &identity, Combine combine) {
-        VectorScan s = define_vector_steps(x, i, o, identity, combine, true);
+        VectorScan s = define_vector_steps(x, i, o, identity, combine, true, 1);
         const int lanes = s.lanes;
         const Expr extent = input.dim(1).extent();
         const Func prefix = s.steps.back();
@@ -295,36 +307,108 @@ private:
     // to the carry, which in place is already overwritten: there the runtime
     // takes the vector scan. Whole vectors read the input unclamped and
     // densely; the line's last elements past them (fewer than a vector) go
-    // one by one (update 1).
+    // one by one (update 1). A line of `period` interleaved scans joins each
+    // element with the one `period` before: the vectors' steps start at that
+    // reach, and a lane's carry is the stored element of its scan in the
+    // vector before (lanes % period == 0: a shuffle of that vector, no gather).
+    // in_chunks (staging=chunk_walk, inner layout: fewer lines than threads):
+    // the line in chunks of about chunk_walk_bytes, as the outer chunk walk
+    // cuts rows: each chunk's totals (a vector per chunk, its lanes of each
+    // scan then combined), their carries (serial over the chunks), then each
+    // chunk walked from its carry, the chunks in parallel.
     template <typename Combine>
-    VectorWalk define_vector_walk(Var i, Var r, Var o, const Expr &identity, Combine combine) {
+    VectorWalk define_vector_walk(Var i, Var r, Var o, const Expr &identity, Combine combine, bool in_chunks) {
         const Type t = output.type(), acc_t = identity.type();
         const Conversions convert = conversions();
         Func x = walk_input(Layout::Inner, "line_walk", acc_t);
-        VectorScan s = define_vector_steps(x, i, o, identity, combine, false);
+        const int p = period;
+        VectorScan s = define_vector_steps(x, i, o, identity, combine, false, p);
         const int lanes = s.lanes;
         const Var lane = s.lane, vec = s.vec;
         Func shifted("vector_exclusive");  // each vector's exclusive scan
-        shifted(i, lane, vec, o) = select(lane >= 1, s.steps.back()(i, max(lane - 1, 0), vec, o), identity);
+        shifted(i, lane, vec, o) = select(lane >= p, s.steps.back()(i, max(lane - p, 0), vec, o), identity);
         s.steps.push_back(shifted);
         const Expr inclusive = exclusive == 0, extent = input.dim(1).extent(), whole = extent / lanes;
-        auto stored = [&](const Expr &at) { return convert.widen(output(i, at, o), acc_t); };
-        auto total_before = [&](const Expr &at) {  // the inclusive total of the elements before `at` > 0
-            return select(inclusive, stored(at - 1), combine(stored(at - 1), x(i, at - 1, o)));
+        // The inclusive total of the scan of `at` >= p before it, in line `line`.
+        auto total_before = [&](const Expr &at, const Expr &line) {
+            const Expr stored = convert.widen(output(i, at - p, line), acc_t);
+            return select(inclusive, stored, combine(stored, x(i, at - p, line)));
+        };
+        const Func own_inclusive = s.steps[s.steps.size() - 2];
+        auto own = [&](const Expr &lane_at, const Expr &vector_at, const Expr &line) {
+            return select(inclusive, own_inclusive(i, lane_at, vector_at, line), shifted(i, lane_at, vector_at, line));
         };
         output(i, r, o) = undef(t);
-        RDom walk(0, lanes, 0, whole, "walk");
-        const Expr first = walk.y * lanes;
-        const Func own_inclusive = s.steps[s.steps.size() - 2];
-        const Expr carry = select(walk.y == 0, identity, total_before(max(first, 1)));
-        const Expr own = select(inclusive, own_inclusive(i, walk.x, walk.y, o), shifted(i, walk.x, walk.y, o));
-        output(i, first + walk.x, o) = convert.narrow(combine(carry, own), t);
+        VectorWalk w;
+        w.output = output, w.steps = s.steps, w.i = i, w.o = o, w.step_lane = lane;
+        if (!in_chunks) {
+            RDom walk(0, lanes, 0, whole, "walk");
+            const Expr first = walk.y * lanes;
+            const Expr carry = select(walk.y == 0, identity, total_before(max(first + walk.x % p, p), o));
+            output(i, first + walk.x, o) = convert.narrow(combine(carry, own(walk.x, walk.y, o)), t);
+            w.lane = walk.x, w.vec = walk.y;
+        } else {
+            define_line_chunks(x, s, identity, combine, whole, &w);
+            const Expr vectors = w.chunk_vectors;
+            // o in the domain too: the schedule fuses (chunk, o) into its tasks.
+            RDom walk(0, lanes, 0, vectors, 0, w.chunks, output.dim(2).min(), output.dim(2).extent(), "walk");
+            const Expr unbounded = walk.z * vectors + walk.y;
+            walk.where(unbounded < whole);
+            // (A promise the `where` keeps: bounds inference does not see it.)
+            const Expr vector_at = unsafe_promise_clamped(unbounded, 0, whole - 1);
+            const Expr first = vector_at * lanes, chunk_first = walk.z * vectors * lanes;
+            // A chunk's first vector from its carry; the others from this task's
+            // stores (the max keeps the unused load inside the chunk).
+            const Expr carry = select(walk.y == 0, w.chunk_carry(i, walk.x, walk.z, walk.w),
+                                      total_before(max(first + walk.x % p, chunk_first + p), walk.w));
+            output(i, first + walk.x, walk.w) = convert.narrow(combine(carry, own(walk.x, vector_at, walk.w)), t);
+            w.lane = walk.x, w.vec = walk.y, w.chunk = walk.z, w.line = walk.w;
+        }
         RDom rest(whole * lanes, extent - whole * lanes, "rest");
         const Expr at = rest.x;
         output(i, at, o) = convert.narrow(
-            combine(select(at == 0, identity, total_before(max(at, 1))), select(inclusive, x(i, at, o), identity)), t);
-        const Expr dense = input.dim(1).stride() == 1 && output.dim(1).stride() == 1;
-        return VectorWalk{output, s.steps, i, o, lane, walk.x, walk.y, rest.x, lanes, extent, t, dense, inclusive};
+            combine(select(at < p, identity, total_before(max(at, p), o)), select(inclusive, x(i, at, o), identity)), t);
+        if (in_chunks) {  // (after the definitions: a requirement completes the pipeline)
+            add_requirement(extent >= lanes, "scan staging=chunk_walk: a line of ", extent,
+                            " elements is shorter than a vector, ", lanes);
+        }
+        w.rest = rest.x, w.lanes = lanes, w.extent = extent, w.type = t, w.inclusive = inclusive;
+        w.dense = input.dim(1).stride() == 1 && output.dim(1).stride() == 1;
+        return w;
+    }
+
+    // The line chunks of define_vector_walk: chunks of w->chunk_vectors whole
+    // vectors; w->chunk_carry (i, lane, chunk, o), each lane's carry into the
+    // chunk (the total of its scan before it), a vector per chunk. Only whole
+    // chunks are totalled (the last, maybe partial, carries into none): but
+    // bounds inference computes one chunk of a one-chunk line all the same,
+    // so its reads stop at the last whole vector, and a line holds one.
+    template <typename Combine>
+    void define_line_chunks(Func x, const VectorScan &s, const Expr &identity, Combine combine, const Expr &whole,
+                            VectorWalk *w) {
+        const int lanes = s.lanes, p = period;
+        const Var i = w->i, o = w->o, lane = s.lane;
+        Var c("c"), j("j");
+        const int vectors = std::max<int>(tuning.chunk_walk_bytes / (lanes * output.type().bytes()), 1);
+        w->chunk_vectors = vectors;
+        w->chunks = (whole + vectors - 1) / vectors;
+        RDom in_chunk(0, vectors, "in_chunk");
+        w->vector_total = Func("vector_total");  // (i, lane, c, o): a chunk's vectors combined lane by lane
+        w->vector_total(i, lane, c, o) = identity;
+        const Expr vector_at = min(c * vectors + in_chunk, whole - 1);
+        w->vector_total(i, lane, c, o) = combine(w->vector_total(i, lane, c, o), x(i, vector_at * lanes + lane, o));
+        w->in_chunk = in_chunk.x;
+        RDom same_scan(0, lanes / p, "same_scan");
+        Func chunk_total("chunk_total");  // (i, j, c, o): scan j's total over chunk c
+        chunk_total(i, j, c, o) = identity;
+        chunk_total(i, j, c, o) = combine(chunk_total(i, j, c, o), w->vector_total(i, j + same_scan * p, c, o));
+        RDom later(1, w->chunks - 1, "later_chunk");
+        w->scan_carry = Func("scan_carry");  // (i, j, c, o): scan j's total before chunk c
+        w->scan_carry(i, j, c, o) = identity;
+        w->scan_carry(i, j, later, o) = combine(w->scan_carry(i, j, later - 1, o), chunk_total(i, j, later - 1, o));
+        w->chunk_total = chunk_total;
+        w->chunk_carry = Func("chunk_carry");
+        w->chunk_carry(i, lane, c, o) = w->scan_carry(i, lane % p, c, o);
     }
 
     // The CPU walks' input, widened to acc_t: unclamped, as every read is
@@ -346,11 +430,13 @@ private:
     // vec, o), the input first, then after 1, 2, 4, .. in-register steps.
     // shifted_exclusive: an exclusive scan scans the line shifted by one
     // element (the vector scan; the walk shifts the scans instead).
+    // interleaved: the scans a line interleaves, the walk's period (steps
+    // from that reach; vectors of at least that many lanes hold every scan).
     template <typename Combine>
     VectorScan define_vector_steps(Func x, Var i, Var o, const Expr &identity, Combine combine,
-                                   bool shifted_exclusive) {
+                                   bool shifted_exclusive, int interleaved) {
         VectorScan s;
-        const int lanes = s.lanes = scan_vector_lanes(identity.type(), get_target());
+        const int lanes = s.lanes = std::max(scan_vector_lanes(identity.type(), get_target()), interleaved);
         const Expr extent = input.dim(1).extent();
         const Var lane = s.lane = Var("lane"), vec = s.vec = Var("vec");
         const Expr element = vec * lanes + lane;
@@ -381,7 +467,7 @@ private:
                                                            select(element == 0, identity, x_at(element - 1)))
                                                   : x_at(element);
         s.steps = {step};
-        for (int reach = 1; reach < lanes; reach *= 2) {
+        for (int reach = interleaved; reach < lanes; reach *= 2) {
             const Func before = s.steps.back();
             step = Func("vector_scan_" + std::to_string(reach));
             step(i, lane, vec, o) =

@@ -32,7 +32,7 @@ HDML_NAME_FUNCTION(staging, HDML_PARAM_STAGING)
 
 auto as_tuple(const KernelParams &p) {
     return std::tie(p.dtype, p.itype, p.op, p.layout, p.columns, p.rows, p.lane_merge, p.loads, p.staging, p.vector_bytes,
-                    p.max_line, p.key_bits);
+                    p.max_line, p.key_bits, p.period);
 }
 
 template <typename E>
@@ -47,7 +47,7 @@ KernelParams KernelParams::with_mapping(const KernelParams &m) const {
     merge(&p.dtype, m.dtype), merge(&p.itype, m.itype), merge(&p.op, m.op), merge(&p.layout, m.layout);
     merge(&p.columns, m.columns), merge(&p.rows, m.rows), merge(&p.lane_merge, m.lane_merge), merge(&p.loads, m.loads);
     merge(&p.staging, m.staging), merge(&p.vector_bytes, m.vector_bytes), merge(&p.max_line, m.max_line);
-    merge(&p.key_bits, m.key_bits);
+    merge(&p.key_bits, m.key_bits), merge(&p.period, m.period);
     return p;
 }
 
@@ -69,6 +69,7 @@ std::string KernelParams::describe() const {
     add("loads", name(loads));
     if (max_line) parts.push_back(format("max_line=%d", max_line));
     add("op", name(op));
+    if (period) parts.push_back(format("period=%d", period));
     add("rows", name(rows));
     add("staging", name(staging));
     if (vector_bytes) parts.push_back(format("vector_bytes=%d", vector_bytes));

@@ -44,6 +44,9 @@ struct max_line {
 struct key_bits {
     int32_t value;
 };
+struct period {  // CPU line walk: the scans a line interleaves
+    int32_t value;
+};
 }  // namespace param
 #undef HDML_ENUMERATOR
 
@@ -63,6 +66,7 @@ struct KernelParams {
     int32_t vector_bytes = 0;
     int32_t max_line = 0;
     int32_t key_bits = 0;
+    int32_t period = 0;
 
     constexpr KernelParams with(param::dtype v) const { return set(&KernelParams::dtype, v); }
     constexpr KernelParams with(param::itype v) const { return set(&KernelParams::itype, v); }
@@ -76,6 +80,7 @@ struct KernelParams {
     constexpr KernelParams with(param::vector_bytes v) const { return set(&KernelParams::vector_bytes, v.value); }
     constexpr KernelParams with(param::max_line v) const { return set(&KernelParams::max_line, v.value); }
     constexpr KernelParams with(param::key_bits v) const { return set(&KernelParams::key_bits, v.value); }
+    constexpr KernelParams with(param::period v) const { return set(&KernelParams::period, v.value); }
     // The parameters of `mapping` that are set, over these.
     KernelParams with_mapping(const KernelParams &mapping) const;
 

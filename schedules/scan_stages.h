@@ -88,8 +88,15 @@ struct VectorWalk {
     // first: its input), then its exclusive scan (shifted a lane).
     std::vector<Halide::Func> steps;
     Halide::Var i, o, step_lane;  // step_lane: the steps' lane
-    Halide::RVar lane, vec;       // update 0: lane of whole vector vec
+    Halide::RVar lane, vec;       // update 0: lane of whole vector vec (of the chunk, in chunks)
+    Halide::RVar chunk, line;     // update 0 in chunks: vec's chunk, and o
     Halide::RVar rest;            // update 1: the elements past the whole vectors
+    // In chunks (staging=chunk_walk, inner layout), undefined otherwise:
+    // vector_total (i, lane, chunk, o), chunk_total and scan_carry (i, scan,
+    // chunk, o), chunk_carry (i, lane, chunk, o): scan_carry's vector.
+    Halide::Func vector_total, chunk_total, scan_carry, chunk_carry;
+    Halide::RVar in_chunk;  // vector_total's update: the chunk's vectors
+    Halide::Expr chunk_vectors, chunks;
     int lanes = 0;
     Halide::Expr extent;  // of r
     Halide::Type type;

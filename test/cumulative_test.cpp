@@ -111,15 +111,21 @@ TEST_CASE("CUMULATIVE_PRODUCT seed examples and CUMULATIVE_SUMMATION spec exampl
 
 namespace {
 
+enum class Strides { random, packed };
+
 // Random values for one shape, compared with the reference out of place and in place.
 void check_random_case(DML_OPERATOR_TYPE type, DML_TENSOR_DATA_TYPE dtype, const std::vector<uint32_t> &sizes,
-                       uint32_t axis, bool reverse, bool exclusive, std::mt19937 &rng) {
+                       uint32_t axis, bool reverse, bool exclusive, std::mt19937 &rng,
+                       Strides strides = Strides::random) {
     ScanCase c;
     c.type = type;
     c.axis = axis;
     c.reverse = reverse;
     c.exclusive = exclusive;
-    c.in = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
+    auto strides_of = [&] {  // packed: TestTensor's own
+        return strides == Strides::packed ? std::vector<uint32_t>{} : random_strides(sizes, rng, false);
+    };
+    c.in = TestTensor(dtype, sizes, strides_of());
     ElementRandom random(rng);
     const bool product = type == DML_OPERATOR_CUMULATIVE_PRODUCT;
     c.in.for_each_index([&](const std::vector<uint32_t> &i) {
@@ -129,7 +135,7 @@ void check_random_case(DML_OPERATOR_TYPE type, DML_TENSOR_DATA_TYPE dtype, const
             c.in.set_bits(c.in.offset(i), random.bits());
         }
     });
-    c.out = TestTensor(dtype, sizes, random_strides(sizes, rng, false));
+    c.out = TestTensor(dtype, sizes, strides_of());
     c.bind();
     const std::string label = std::string(type == DML_OPERATOR_CUMULATIVE_SUMMATION ? "SUM " : "PRODUCT ") +
                               short_name(dtype) + " sizes " + shape_string(sizes) + " strides " +
@@ -316,6 +322,31 @@ TEST_CASE("cumulative ops down an outer axis in chunks of rows, every type", "[s
     }
 }
 
+// An outer axis over 2, 4 or 8 packed columns: on CPUs the period walk (a
+// line walk of that many interleaved scans over the rows as one line; not
+// float16, nor DECREASING, whose rows run backwards: those take the chunk
+// walk or the chunked scan). Lines of 5003 and 20011 rows end in a partial
+// vector (the walk's second pass), [5, 2] is all rest and [8, 2] one whole
+// vector; [3, 1001, 4] walks 3 lines, [100, 2, 2] fuses its columns to 4.
+// Every type, inclusive and exclusive (in place, an exclusive scan takes the
+// chunked kernel).
+TEST_CASE("cumulative ops down an outer axis of 2, 4 or 8 packed columns, every type", "[scan][random]") {
+    std::mt19937 rng(test_seed() + 9);
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
+            for (bool exclusive : {false, true}) {
+                check_random_case(type, dtype, {20011, 2}, 0, false, exclusive, rng, Strides::packed);
+                check_random_case(type, dtype, {5003, 8}, 0, false, exclusive, rng, Strides::packed);
+            }
+            for (const std::vector<uint32_t> &sizes : std::vector<std::vector<uint32_t>>{{5, 2}, {8, 2}, {100, 2, 2}}) {
+                check_random_case(type, dtype, sizes, 0, false, rng() % 2, rng, Strides::packed);
+            }
+            check_random_case(type, dtype, {3, 1001, 4}, 1, false, rng() % 2, rng, Strides::packed);
+            check_random_case(type, dtype, {3, 1001, 4}, 1, true, rng() % 2, rng, Strides::packed);
+        }
+    }
+}
+
 // The innermost axis over many long lines: on CUDA these take the line walk
 // (staging=line_walk, lines of at least cuda.json's scan_line_walk_min_line
 // elements, at least scan_line_walk_min_lines of them; not float16): a block
@@ -351,6 +382,33 @@ TEST_CASE("cumulative ops: the CPU line walk on lines of any length", "[scan][ra
                 check_random_case(type, dtype, {37, line}, 1, variant & 1, variant & 2, rng);
             }
             check_random_case(type, dtype, {3, 5, 250}, 2, rng() % 2, rng() % 2, rng);
+        }
+    }
+}
+
+// CPUs: lines fewer than the pool's threads are walked in chunks from their
+// carries (staging=chunk_walk, inner layout: chunk totals, carries, then the
+// chunks in parallel), inner lines and the period walk's rows alike. Through
+// this overlay any line length: one vector, partial vectors only (all rest),
+// a partial chunk, several chunks (chunk_walk_bytes: 256 KiB) and their rest.
+// One line (1-D), or two (in chunks on pools of 3 threads or more); every
+// type, direction and exclusivity; inner strides random.
+TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[scan][random]") {
+    if (hdml_test::test_on_cuda() || hdml_test::test_on_d3d12()) return;  // GPUs read no CPU overlay
+    const hdml_test::ScopedDispatch overlay("scan_line_chunks.json", R"({"dispatch": {"scan_line_chunks_min_bytes": 0}})");
+    std::mt19937 rng(test_seed() + 10);
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
+            for (uint32_t line : {16u, 5u, 1000u, 70001u, 300007u}) {
+                const int variant = (int)(rng() % 4);
+                check_random_case(type, dtype, {1, line}, 1, variant & 1, variant & 2, rng);
+            }
+            check_random_case(type, dtype, {2, 100003}, 1, rng() % 2, rng() % 2, rng);
+            for (bool exclusive : {false, true}) {
+                check_random_case(type, dtype, {150001, 2}, 0, false, exclusive, rng, Strides::packed);
+                check_random_case(type, dtype, {3, 8}, 0, false, exclusive, rng, Strides::packed);
+                check_random_case(type, dtype, {40009, 8}, 0, false, exclusive, rng, Strides::packed);
+            }
         }
     }
 }

@@ -56,9 +56,10 @@ std::string reduce(Runner &runner, DML_REDUCE_FUNCTION function, DML_TENSOR_DATA
     return kernels_of(runner, DML_OPERATOR_REDUCE, &desc);
 }
 
-std::string cumsum(Runner &runner, DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes, uint32_t axis) {
+std::string cumsum(Runner &runner, DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes, uint32_t axis,
+                   DML_AXIS_DIRECTION direction = DML_AXIS_DIRECTION_INCREASING) {
     Desc in(type, sizes), out(type, sizes);
-    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{&in.desc, &out.desc, axis, DML_AXIS_DIRECTION_INCREASING, FALSE};
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{&in.desc, &out.desc, axis, direction, FALSE};
     return kernels_of(runner, DML_OPERATOR_CUMULATIVE_SUMMATION, &desc);
 }
 
@@ -195,6 +196,31 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_scan_uint32_outer_sum_staging_chunk_walk" + p + " hdml_scan_uint32_outer_sum" + p);
     CHECK(cumsum(r, F16, {64, walk_min}, 0) == "hdml_scan_float16_outer_sum" + p);
     CHECK(cumsum(r, F16, {64, 16}, 0) == "hdml_scan_float16_outer_sum" + p);
+    // Rows of 2, 4 or 8 packed columns: the period walk (the rows as one line
+    // of that many interleaved scans, staging=line_walk period=P), the chunked
+    // outer kernel beside it; rows that do not follow one another (DECREASING
+    // runs them backwards) or other column counts take the chunk walk.
+    auto period_walk = [&](const char *type, const char *op, int period, const char *staging = "line_walk") {
+        return std::string("hdml_scan_") + type + "_inner_" + op + "_staging_" + staging + "_period" +
+               std::to_string(period) + p + " hdml_scan_" + type + "_outer_" + op + p;
+    };
+    CHECK(cumsum(r, F32, {70000, 2}, 0) == period_walk("float32", "sum", 2));
+    CHECK(cumsum(r, F32, {1000, 2, 2}, 0) == period_walk("float32", "sum", 4));  // columns fused
+    CHECK(cumsum(r, I64, {3, 1000, 8}, 1) == period_walk("int64", "sum", 8));
+    CHECK(cumsum(r, F32, {70000, 2}, 0, DML_AXIS_DIRECTION_DECREASING) ==
+          "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, F32, {1000, 6}, 0) ==
+          "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
+    CHECK(cumsum(r, F16, {1000, 2}, 0) == "hdml_scan_float16_outer_sum" + p);
+    // Lines fewer than the pool's threads, of at least scan_line_chunks_min_bytes
+    // (1 MiB): walked in chunks from their carries (staging=chunk_walk), inner
+    // lines and the period walk's alike.
+    const bool chunks = pool_threads() > 1;
+    CHECK(cumsum(r, F32, {300000, 2}, 0) == period_walk("float32", "sum", 2, chunks ? "chunk_walk" : "line_walk"));
+    CHECK(cumsum(r, F32, {1, 1 << 18}, 1) ==
+          (chunks ? "hdml_scan_float32_inner_sum_staging_chunk_walk" + p : "hdml_scan_float32_inner_sum" + p) + " " +
+              "hdml_scan_float32_inner_sum" + p);
+    CHECK(cumsum(r, F32, {1, (1 << 18) - 16}, 1) == "hdml_scan_float32_inner_sum" + p);
     CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
     // 8- and 16-bit rows of whole 32-bit words also take the word kernel (for aligned addresses).
     CHECK(gather(r, F16) == "hdml_gather_uint16" + p + " hdml_gather_uint32" + p);
@@ -421,6 +447,13 @@ TEST_CASE("A dispatch overlay moves the line walk's thresholds, without a rebuil
         Runner r;
         CHECK(cumsum(r, F32, {1, 16}, 1) == walk);
         CHECK(cumsum(r, F32, {1, 17}, 1) == "hdml_scan_float32_inner_sum" + p);
+    }
+    {  // fewer lines than threads in chunks from any length (one line: in chunks wherever the pool has 2 threads)
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_line_chunks_min_bytes": 0}})");
+        Runner r;
+        const std::string chunks = "hdml_scan_float32_inner_sum_staging_chunk_walk" + p + " hdml_scan_float32_inner_sum" + p;
+        CHECK(cumsum(r, F32, {1, 16}, 1) == (pool_threads() > 1 ? chunks : walk));
+        CHECK(cumsum(r, F32, {pool_threads(), 16}, 1) == walk);
     }
     {  // and of any length
         const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"scan_line_walk_multiple": 1,

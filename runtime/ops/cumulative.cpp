@@ -48,7 +48,11 @@ public:
         if (device.type == HDML_DEVICE_TYPE_CPU) query.threads = thread_pool_threads();
         HDML_RETURN_IF_FAILED(
             choose_scan_kernel(device, KernelParams{}.with(kernel_dtype(in.type)).with(op), query, name, &choice_));
-        shape_ = query.shape;
+        shape_ = kernel_shape_ = query.shape;
+        if (choice_.period && !interleaved_line(shape_, &kernel_shape_)) {
+            return fail(E_FAIL, format("%s: internal error: variant '%s' took a shape that is not one line (%s).", name,
+                                       choice_.variant.c_str(), shape_.describe().c_str()));
+        }
         kernel_names = choice_.kernel->name;
         std::string kernels = choice_.kernel->name;
         if (choice_.in_place_exclusive) {
@@ -56,7 +60,7 @@ public:
             kernels += std::string(" (in place, exclusive: ") + choice_.in_place_exclusive->name + ")";
         }
         log_verbose(format("%s: kernel %s, variant '%s'; %s", name, kernels.c_str(), choice_.variant.c_str(),
-                           shape_.describe().c_str()));
+                           kernel_shape_.describe().c_str()));
         if (!choice_.passed_over.empty()) log_verbose(format("%s: passed over: %s", name, choice_.passed_over.c_str()));
         return S_OK;
     }
@@ -74,7 +78,8 @@ public:
         // check_bindings lets through: the same address.)
         const bool in_place_exclusive = exclusive_ && in[0] == out[0] && choice_.in_place_exclusive;
         const KernelEntry *kernel = in_place_exclusive ? choice_.in_place_exclusive : choice_.kernel;
-        return run_xyz(device, shape_.i, shape_.r, shape_.o, shape_.loops, input, type, output, type, kernel->name,
+        const ScanShape &shape = in_place_exclusive ? shape_ : kernel_shape_;
+        return run_xyz(device, shape.i, shape.r, shape.o, shape.loops, input, type, output, type, kernel->name,
                        [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
                            return kernel_fn<scan_fn>(kernel)(call, in_buf, exclusive_ ? 1 : 0, out_buf);
                        });
@@ -82,7 +87,7 @@ public:
 
 private:
     bool exclusive_ = false, same_strides_ = false;
-    ScanShape shape_;
+    ScanShape shape_, kernel_shape_;  // the planned shape; choice_.kernel's (a period walk's line)
     ScanChoice choice_;
 };
 

@@ -41,6 +41,22 @@ ScanShape plan_scan(const Tensor &in, const Tensor &out, uint32_t axis, bool rev
     return shape;
 }
 
+bool interleaved_line(const ScanShape &shape, ScanShape *line) {
+    const Dim &i = shape.i, &r = shape.r;
+    if (!shape.outer_layout || i.in_stride != 1 || i.out_stride != 1 || r.in_stride != i.extent ||
+        r.out_stride != i.extent) {
+        return false;
+    }
+    Dim walked;
+    walked.in_stride = walked.out_stride = 1;
+    if (!checked_mul(r.extent, i.extent, &walked.extent) || !fits_kernel(walked)) return false;
+    *line = shape;
+    line->outer_layout = false;
+    line->i = Dim{};
+    line->r = walked;
+    return true;
+}
+
 std::string ScanShape::describe() const {
     return format("layout %s, i{%lld}, r%s, o{%lld}, %zu C++ loop dim(s)", outer_layout ? "outer" : "inner",
                   (long long)i.extent, describe_dim(r).c_str(), (long long)o.extent, loops.size());

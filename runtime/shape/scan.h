@@ -23,4 +23,11 @@ struct ScanShape {
 
 ScanShape plan_scan(const Tensor &input, const Tensor &output, uint32_t axis, bool reverse);
 
+// The outer layout's rows as one line of i.extent interleaved scans (the CPU
+// period walk): where, in input and output, the columns (i) are dense and each
+// row follows the one before (r's stride is i's extent; so not reversed),
+// element k of column j is element k * i.extent + j of an inner line. False,
+// `line` untouched, otherwise or where the line outgrows a kernel dim.
+bool interleaved_line(const ScanShape &shape, ScanShape *line);
+
 }  // namespace hdml

@@ -82,6 +82,64 @@ std::string chunk_walk(const ScanQuery &q) {
     return "";
 }
 
+// CPUs: an outer scan over 2, 4 or 8 dense columns, whose rows are narrower
+// than a vector (the row and chunk walks take a masked vector per row: 2
+// columns at 0.06x PyTorch on 2 Xeon threads), walked as one line of
+// `period` interleaved scans, vector by vector. Its threads are the lines
+// (the outer dim o), one for a 2-D tensor.
+template <int period>
+std::string period_walk(const ScanQuery &q) {
+    const ScanShape &s = q.shape;
+    if (!s.outer_layout) return "inner layout";
+    if (s.i.extent != period) return format("%lld columns, not %d", (long long)s.i.extent, period);
+    ScanQuery line = q;
+    if (!interleaved_line(s, &line.shape)) {
+        return format("rows not one after another (columns of stride 1, rows of stride %d in input and output)",
+                      period);
+    }
+    return small_buffers(line);
+}
+
+// CPUs: a walk along lines (`line`: the kernel's shape) fewer than the
+// pool's threads cuts them into chunks (chunk_walk_bytes) that the threads
+// walk from their carries, the chunks' totals first (the input read twice),
+// for lines of at least scan_line_chunks_min_bytes (and a vector: the
+// kernels' widest is 16 elements).
+std::string few_long_lines(const ScanQuery &q, const ScanShape &line) {
+    constexpr int64_t kWidestVector = 16;
+    if (line.r.extent < kWidestVector) {
+        return format("lines of %lld elements, shorter than a vector (%lld)", (long long)line.r.extent,
+                      (long long)kWidestVector);
+    }
+    if (line.o.extent >= q.threads) {
+        return format("%lld lines per call, at least the pool's %d threads", (long long)line.o.extent, q.threads);
+    }
+    int64_t bytes = 0;
+    if (!checked_mul(line.r.extent, q.element_bytes, &bytes)) return "";  // past any minimum
+    if (bytes < q.limits->scan_line_chunks_min_bytes) {
+        return format("lines of %lld bytes, fewer than scan_line_chunks_min_bytes %lld", (long long)bytes,
+                      (long long)q.limits->scan_line_chunks_min_bytes);
+    }
+    return "";
+}
+
+// The period walk in chunks: few lines of interleaved scans.
+template <int period>
+std::string period_chunks(const ScanQuery &q) {
+    const std::string refusal = period_walk<period>(q);
+    if (!refusal.empty()) return refusal;
+    ScanShape line;
+    (void)interleaved_line(q.shape, &line);  // (period_walk checked it)
+    return few_long_lines(q, line);
+}
+
+// The line walk in chunks: few long inner lines.
+std::string line_chunks(const ScanQuery &q) {
+    if (q.shape.outer_layout) return "outer layout";
+    const std::string refusal = few_long_lines(q, q.shape);
+    return refusal.empty() ? small_buffers(q) : refusal;
+}
+
 // CPUs: the line walk walks a line's rest past its whole vectors (4 to 16
 // elements by ISA and type) in a second pass over the lines, so it takes
 // lines of a multiple of scan_line_walk_multiple (16: every vector divides
@@ -130,6 +188,10 @@ std::string lines(const ScanQuery &q) {
     return "";
 }
 
+// The period walks' kernels walk inner lines: their rows are one line.
+constexpr KernelParams kPeriodWalk = P{}.with(param::layout::inner).with(param::staging::line_walk);
+constexpr KernelParams kPeriodChunks = P{}.with(param::layout::inner).with(param::staging::chunk_walk);
+
 const ScanVariant kScanVariants[] = {
     // CUDA, inner axis, short lines whole, in the smallest kernel that holds
     // them; first, as a lines kernel beats the line walk on lines it holds
@@ -150,8 +212,18 @@ const ScanVariant kScanVariants[] = {
     // CPUs, outer axis: a task per block of columns walks every row, one pass;
     // fewer columns, a task per chunk of rows walks them whole from its carry.
     {"staging=columns", kOnCpu, P{}.with(param::staging::columns), true, row_walk},
+    // Rows of 2, 4 or 8 packed columns: one line of interleaved scans, in
+    // chunks where the lines are fewer than the threads, else walked whole.
+    {"staging=chunk_walk period=2", kOnCpu, kPeriodChunks.with(param::period{2}), true, period_chunks<2>},
+    {"staging=chunk_walk period=4", kOnCpu, kPeriodChunks.with(param::period{4}), true, period_chunks<4>},
+    {"staging=chunk_walk period=8", kOnCpu, kPeriodChunks.with(param::period{8}), true, period_chunks<8>},
+    {"staging=line_walk period=2", kOnCpu, kPeriodWalk.with(param::period{2}), true, period_walk<2>},
+    {"staging=line_walk period=4", kOnCpu, kPeriodWalk.with(param::period{4}), true, period_walk<4>},
+    {"staging=line_walk period=8", kOnCpu, kPeriodWalk.with(param::period{8}), true, period_walk<8>},
     {"staging=chunk_walk", kOnCpu, P{}.with(param::staging::chunk_walk), true, chunk_walk},
-    // CPUs, inner axis: each line walked vector by vector, one pass.
+    // CPUs, inner axis: fewer long lines than threads walked in chunks from
+    // their carries; else each line walked vector by vector, one pass.
+    {"staging=chunk_walk (lines)", kOnCpu, P{}.with(param::staging::chunk_walk), true, line_chunks},
     {"staging=line_walk", kOnCpu, P{}.with(param::staging::line_walk), true, vector_walk},
     // CUDA, inner axis: long lines in shared-memory segments.
     {"staging=shared", kOnCuda, P{}.with(param::staging::shared), false, staged},
@@ -172,6 +244,7 @@ HRESULT choose_scan_kernel(const hdml_device &device, const KernelParams &functi
         return no_kernel(device, Family::scan, params, what);
     }
     choice->variant = kScanVariants[index].name;
+    choice->period = kScanVariants[index].mapping.period;
     if (kScanVariants[index].walk) {
         std::string ignored;
         for (size_t next = index + 1; next < std::size(kScanVariants);) {

@@ -22,6 +22,9 @@ struct ScanChoice {
     // Set when `kernel` is a walk, which reads each tile's predecessor after
     // writing it: in place, an exclusive scan takes this one instead.
     const KernelEntry *in_place_exclusive = nullptr;
+    // A period walk's scans per line: `kernel` takes the shape's rows as one
+    // line (interleaved_line); 0 otherwise (in_place_exclusive takes the shape).
+    int period = 0;
     std::string variant, passed_over;
 };
 

@@ -141,6 +141,24 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
 // (Halide 14 refuses compute_with between stages of one Func): the runtime
 // sends this kernel lines of a multiple of scan_line_walk_multiple (16),
 // which have none.
+// The line chunks' totals (staging=chunk_walk, inner layout): a task per
+// (chunk, line) combines the chunk's vectors lane by lane; the carries, a
+// vector per chunk, in one serial pass over the chunks.
+inline void schedule_line_chunks_cpu(VectorWalk &w) {
+    using namespace Halide;
+    Var c("c"), t("t");
+    const Var lane = w.step_lane;
+    w.vector_total.compute_root().bound(lane, 0, w.lanes).vectorize(lane);
+    Var chunk = w.vector_total.args()[2], line = w.vector_total.args()[3];
+    w.vector_total.fuse(chunk, line, t).parallel(t);
+    Stage totals = w.vector_total.update();
+    totals.reorder(lane, w.in_chunk, w.i, chunk, line).fuse(chunk, line, t).parallel(t).vectorize(lane);
+    totals.specialize(w.dense);  // dense vectors
+    w.chunk_total.compute_root();
+    w.scan_carry.compute_root();
+    w.chunk_carry.compute_root().bound(lane, 0, w.lanes).vectorize(lane);
+}
+
 inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(!target.has_gpu_feature()) << "schedule_vector_walk_cpu schedules a CPU kernel";
@@ -150,11 +168,17 @@ inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const H
     const Expr lines_per_task = max(p.task_bytes / line_bytes, 1);
     Stage walk = w.output.update(0), rest = w.output.update(1);
     // A vector's lanes read the element before the vector, which the vector before stored.
-    walk.allow_race_conditions()
-        .split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf)
-        .reorder(w.lane, w.vec, w.i, line, task)
-        .parallel(task)
-        .vectorize(w.lane);
+    walk.allow_race_conditions();
+    if (w.chunk_carry.defined()) {
+        schedule_line_chunks_cpu(w);
+        RVar chunk_task("chunk_task");  // a task per (chunk, line); a chunk's first vector reads its carry
+        walk.reorder(w.lane, w.vec, w.i, w.chunk, w.line).fuse(w.chunk, w.line, chunk_task).parallel(chunk_task);
+    } else {
+        walk.split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf)
+            .reorder(w.lane, w.vec, w.i, line, task)
+            .parallel(task);
+    }
+    walk.vectorize(w.lane);
     rest.split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf).parallel(task);
     for (Func step : w.steps) {
         step.compute_at(w.output, w.vec).bound(w.step_lane, 0, w.lanes).vectorize(w.step_lane);
