@@ -382,7 +382,8 @@ private:
     // chunk (the total of its scan before it), a vector per chunk. Only whole
     // chunks are totalled (the last, maybe partial, carries into none): but
     // bounds inference computes one chunk of a one-chunk line all the same,
-    // so its reads stop at the last whole vector, and a line holds one.
+    // so there the totals read nothing (a line of one chunk costs what the
+    // line walk does), and elsewhere their reads stop at the last whole vector.
     template <typename Combine>
     void define_line_chunks(Func x, const VectorScan &s, const Expr &identity, Combine combine, const Expr &whole,
                             VectorWalk *w) {
@@ -392,7 +393,7 @@ private:
         const int vectors = std::max<int>(tuning.chunk_walk_bytes / (lanes * output.type().bytes()), 1);
         w->chunk_vectors = vectors;
         w->chunks = (whole + vectors - 1) / vectors;
-        RDom in_chunk(0, vectors, "in_chunk");
+        RDom in_chunk(0, select(w->chunks > 1, vectors, 0), "in_chunk");
         w->vector_total = Func("vector_total");  // (i, lane, c, o): a chunk's vectors combined lane by lane
         w->vector_total(i, lane, c, o) = identity;
         const Expr vector_at = min(c * vectors + in_chunk, whole - 1);

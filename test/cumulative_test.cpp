@@ -325,12 +325,15 @@ TEST_CASE("cumulative ops down an outer axis in chunks of rows, every type", "[s
 // An outer axis over 2, 4 or 8 packed columns: on CPUs the period walk (a
 // line walk of that many interleaved scans over the rows as one line; not
 // float16, nor DECREASING, whose rows run backwards: those take the chunk
-// walk or the chunked scan). Lines of 5003 and 20011 rows end in a partial
-// vector (the walk's second pass), [5, 2] is all rest and [8, 2] one whole
-// vector; [3, 1001, 4] walks 3 lines, [100, 2, 2] fuses its columns to 4.
-// Every type, inclusive and exclusive (in place, an exclusive scan takes the
+// walk or the chunked scan), here never in chunks (the overlay; the test
+// below has them). Lines of 5003 and 20011 rows end in a partial vector (the
+// walk's second pass), [5, 2] is all rest and [8, 2] one whole vector;
+// [3, 1001, 4] walks 3 lines, [100, 2, 2] fuses its columns to 4. Every
+// type, inclusive and exclusive (in place, an exclusive scan takes the
 // chunked kernel).
 TEST_CASE("cumulative ops down an outer axis of 2, 4 or 8 packed columns, every type", "[scan][random]") {
+    const hdml_test::ScopedDispatch overlay("scan_no_period_chunks.json", R"({"dispatch": {
+        "scan_period_chunks_min_bytes": 4611686018427387904}})");
     std::mt19937 rng(test_seed() + 9);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
@@ -395,7 +398,8 @@ TEST_CASE("cumulative ops: the CPU line walk on lines of any length", "[scan][ra
 // type, direction and exclusivity; inner strides random.
 TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[scan][random]") {
     if (hdml_test::test_on_cuda() || hdml_test::test_on_d3d12()) return;  // GPUs read no CPU overlay
-    const hdml_test::ScopedDispatch overlay("scan_line_chunks.json", R"({"dispatch": {"scan_line_chunks_min_bytes": 0}})");
+    const hdml_test::ScopedDispatch overlay("scan_line_chunks.json", R"({"dispatch": {"scan_line_chunks_min_bytes": 0,
+        "scan_period_chunks_min_bytes": 0}})");
     std::mt19937 rng(test_seed() + 10);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : kTypes) {

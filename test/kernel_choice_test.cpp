@@ -204,23 +204,27 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
         return std::string("hdml_scan_") + type + "_inner_" + op + "_staging_" + staging + "_period" +
                std::to_string(period) + p + " hdml_scan_" + type + "_outer_" + op + p;
     };
-    CHECK(cumsum(r, F32, {70000, 2}, 0) == period_walk("float32", "sum", 2));
-    CHECK(cumsum(r, F32, {1000, 2, 2}, 0) == period_walk("float32", "sum", 4));  // columns fused
-    CHECK(cumsum(r, I64, {3, 1000, 8}, 1) == period_walk("int64", "sum", 8));
+    // Lines fewer than the pool's threads, of at least 16 elements and
+    // scan_period_chunks_min_bytes (512 KiB) here, scan_line_chunks_min_bytes
+    // (4 KiB) for inner lines: walked in chunks from their carries
+    // (staging=chunk_walk), inner lines and the period walk's alike.
+    const bool chunks = pool_threads() > 1;  // (one line)
+    const char *one_line = chunks ? "chunk_walk" : "line_walk";
+    CHECK(cumsum(r, F32, {65536, 2}, 0) == period_walk("float32", "sum", 2, one_line));
+    CHECK(cumsum(r, F32, {65535, 2}, 0) == period_walk("float32", "sum", 2));
+    CHECK(cumsum(r, F32, {16384, 2, 4}, 0) == period_walk("float32", "sum", 8, one_line));  // columns fused
+    CHECK(cumsum(r, I64, {3, 8192, 8}, 1) ==
+          period_walk("int64", "sum", 8, pool_threads() > 3 ? "chunk_walk" : "line_walk"));
+    CHECK(cumsum(r, F32, {1000, 2, 2}, 0) == period_walk("float32", "sum", 4));
     CHECK(cumsum(r, F32, {70000, 2}, 0, DML_AXIS_DIRECTION_DECREASING) ==
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, F32, {1000, 6}, 0) ==
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, F16, {1000, 2}, 0) == "hdml_scan_float16_outer_sum" + p);
-    // Lines fewer than the pool's threads, of at least scan_line_chunks_min_bytes
-    // (1 MiB): walked in chunks from their carries (staging=chunk_walk), inner
-    // lines and the period walk's alike.
-    const bool chunks = pool_threads() > 1;
-    CHECK(cumsum(r, F32, {300000, 2}, 0) == period_walk("float32", "sum", 2, chunks ? "chunk_walk" : "line_walk"));
-    CHECK(cumsum(r, F32, {1, 1 << 18}, 1) ==
-          (chunks ? "hdml_scan_float32_inner_sum_staging_chunk_walk" + p : "hdml_scan_float32_inner_sum" + p) + " " +
-              "hdml_scan_float32_inner_sum" + p);
-    CHECK(cumsum(r, F32, {1, (1 << 18) - 16}, 1) == "hdml_scan_float32_inner_sum" + p);
+    const std::string vector_scan = "hdml_scan_float32_inner_sum" + p;
+    CHECK(cumsum(r, F32, {1, 1024}, 1) ==
+          (chunks ? "hdml_scan_float32_inner_sum_staging_chunk_walk" + p + " " + vector_scan : vector_scan));
+    CHECK(cumsum(r, F32, {1, 1008}, 1) == "hdml_scan_float32_inner_sum" + p);
     CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
     // 8- and 16-bit rows of whole 32-bit words also take the word kernel (for aligned addresses).
     CHECK(gather(r, F16) == "hdml_gather_uint16" + p + " hdml_gather_uint32" + p);

@@ -103,9 +103,9 @@ std::string period_walk(const ScanQuery &q) {
 // CPUs: a walk along lines (`line`: the kernel's shape) fewer than the
 // pool's threads cuts them into chunks (chunk_walk_bytes) that the threads
 // walk from their carries, the chunks' totals first (the input read twice),
-// for lines of at least scan_line_chunks_min_bytes (and a vector: the
-// kernels' widest is 16 elements).
-std::string few_long_lines(const ScanQuery &q, const ScanShape &line) {
+// for lines of at least `min_bytes` (the threshold `threshold` names) and a
+// vector (the kernels' widest is 16 elements).
+std::string few_long_lines(const ScanQuery &q, const ScanShape &line, int64_t min_bytes, const char *threshold) {
     constexpr int64_t kWidestVector = 16;
     if (line.r.extent < kWidestVector) {
         return format("lines of %lld elements, shorter than a vector (%lld)", (long long)line.r.extent,
@@ -116,27 +116,30 @@ std::string few_long_lines(const ScanQuery &q, const ScanShape &line) {
     }
     int64_t bytes = 0;
     if (!checked_mul(line.r.extent, q.element_bytes, &bytes)) return "";  // past any minimum
-    if (bytes < q.limits->scan_line_chunks_min_bytes) {
-        return format("lines of %lld bytes, fewer than scan_line_chunks_min_bytes %lld", (long long)bytes,
-                      (long long)q.limits->scan_line_chunks_min_bytes);
+    if (bytes < min_bytes) {
+        return format("lines of %lld bytes, fewer than %s %lld", (long long)bytes, threshold, (long long)min_bytes);
     }
     return "";
 }
 
-// The period walk in chunks: few lines of interleaved scans.
+// The period walk in chunks: few lines of interleaved scans, of at least
+// scan_period_chunks_min_bytes (a line of one chunk walks whole a little faster).
 template <int period>
 std::string period_chunks(const ScanQuery &q) {
     const std::string refusal = period_walk<period>(q);
     if (!refusal.empty()) return refusal;
     ScanShape line;
     (void)interleaved_line(q.shape, &line);  // (period_walk checked it)
-    return few_long_lines(q, line);
+    return few_long_lines(q, line, q.limits->scan_period_chunks_min_bytes, "scan_period_chunks_min_bytes");
 }
 
-// The line walk in chunks: few long inner lines.
+// The line walk in chunks: few inner lines, of at least
+// scan_line_chunks_min_bytes (a line of one chunk walks in one pass, where the
+// vector scan takes three).
 std::string line_chunks(const ScanQuery &q) {
     if (q.shape.outer_layout) return "outer layout";
-    const std::string refusal = few_long_lines(q, q.shape);
+    const std::string refusal =
+        few_long_lines(q, q.shape, q.limits->scan_line_chunks_min_bytes, "scan_line_chunks_min_bytes");
     return refusal.empty() ? small_buffers(q) : refusal;
 }
 
@@ -189,8 +192,8 @@ std::string lines(const ScanQuery &q) {
 }
 
 // The period walks' kernels walk inner lines: their rows are one line.
-constexpr KernelParams kPeriodWalk = P{}.with(param::layout::inner).with(param::staging::line_walk);
-constexpr KernelParams kPeriodChunks = P{}.with(param::layout::inner).with(param::staging::chunk_walk);
+const KernelParams kPeriodWalk = P{}.with(param::layout::inner).with(param::staging::line_walk);
+const KernelParams kPeriodChunks = P{}.with(param::layout::inner).with(param::staging::chunk_walk);
 
 const ScanVariant kScanVariants[] = {
     // CUDA, inner axis, short lines whole, in the smallest kernel that holds
