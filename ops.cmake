@@ -317,14 +317,14 @@ endforeach ()
 # scan keeps in-place exclusive scans and float16, whose totals are float32).
 # Lines fewer than the threads: each cut into chunks walked in parallel from
 # their carries (staging=chunk_walk). The period walks: the packed rows of an
-# outer scan over 2, 4 or 8 columns walked as one line of interleaved scans (a
-# row is narrower than a vector), whole or in chunks.
+# outer scan over 2, 3, 4 or 8 columns walked as one line of interleaved scans
+# (a row is narrower than a vector), whole or in chunks.
 foreach (op sum product)
     foreach (dtype float32 int32 uint32 int64 uint64)
         foreach (staging line_walk chunk_walk)
             hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=inner staging=${staging}
                         PLATFORMS x86 arm)
-            foreach (period 2 4 8)
+            foreach (period 2 3 4 8)
                 hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=inner period=${period}
                             staging=${staging} PLATFORMS x86 arm)
             endforeach ()

@@ -33,6 +33,8 @@
 #include "generators/scan_chunking.h"
 #include "schedules/scan_schedule.h"
 
+#include <numeric>
+
 namespace hdml {
 
 using namespace Halide;
@@ -154,10 +156,9 @@ public:
         const int interleaved = period;
         const bool line_chunks = staging == ScanStaging::ChunkWalk && layout == Layout::Inner;
         _halide_user_assert(interleaved == 1 || ((staging == ScanStaging::LineWalk || line_chunks) &&
-                                                 !get_target().has_gpu_feature() && interleaved > 1 &&
-                                                 (interleaved & (interleaved - 1)) == 0))
+                                                 !get_target().has_gpu_feature() && interleaved > 1))
             << "scan: period " << interleaved
-            << " needs a CPU walk along a line (staging=line_walk, or chunk_walk of the inner layout) and a power of two";
+            << " needs a CPU walk along a line (staging=line_walk, or chunk_walk of the inner layout)";
         if ((staging == ScanStaging::LineWalk || line_chunks) && !get_target().has_gpu_feature()) {
             VectorWalk walk = define_vector_walk(i, r, o, identity, combine, line_chunks);
             apply_scan_contract();
@@ -310,7 +311,8 @@ private:
     // one by one (update 1). A line of `period` interleaved scans joins each
     // element with the one `period` before: the vectors' steps start at that
     // reach, and a lane's carry is the stored element of its scan in the
-    // vector before (lanes % period == 0: a shuffle of that vector, no gather).
+    // vector before (vectors of the least multiple of the natural vector and
+    // `period`: a broadcast per scan and an interleave, no gather).
     // in_chunks (staging=chunk_walk, inner layout: fewer lines than threads):
     // the line in chunks of about chunk_walk_bytes, as the outer chunk walk
     // cuts rows: each chunk's totals (a vector per chunk, its lanes of each
@@ -432,12 +434,12 @@ private:
     // shifted_exclusive: an exclusive scan scans the line shifted by one
     // element (the vector scan; the walk shifts the scans instead).
     // interleaved: the scans a line interleaves, the walk's period (steps
-    // from that reach; vectors of at least that many lanes hold every scan).
+    // from that reach; vectors of a multiple of it hold every scan alike).
     template <typename Combine>
     VectorScan define_vector_steps(Func x, Var i, Var o, const Expr &identity, Combine combine,
                                    bool shifted_exclusive, int interleaved) {
         VectorScan s;
-        const int lanes = s.lanes = std::max(scan_vector_lanes(identity.type(), get_target()), interleaved);
+        const int lanes = s.lanes = std::lcm(scan_vector_lanes(identity.type(), get_target()), interleaved);
         const Expr extent = input.dim(1).extent();
         const Var lane = s.lane = Var("lane"), vec = s.vec = Var("vec");
         const Expr element = vec * lanes + lane;

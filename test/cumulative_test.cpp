@@ -322,16 +322,17 @@ TEST_CASE("cumulative ops down an outer axis in chunks of rows, every type", "[s
     }
 }
 
-// An outer axis over 2, 4 or 8 packed columns: on CPUs the period walk (a
+// An outer axis over 2, 3, 4 or 8 packed columns: on CPUs the period walk (a
 // line walk of that many interleaved scans over the rows as one line; not
 // float16, nor DECREASING, whose rows run backwards: those take the chunk
 // walk or the chunked scan), here never in chunks (the overlay; the test
 // below has them). Lines of 5003 and 20011 rows end in a partial vector (the
-// walk's second pass), [5, 2] is all rest and [8, 2] one whole vector;
+// walk's second pass, as 7001 of 3 columns: vectors of 48 float32 on
+// AVX-512), [5, 2] is all rest and [8, 2] one whole vector;
 // [3, 1001, 4] walks 3 lines, [100, 2, 2] fuses its columns to 4. Every
 // type, inclusive and exclusive (in place, an exclusive scan takes the
 // chunked kernel).
-TEST_CASE("cumulative ops down an outer axis of 2, 4 or 8 packed columns, every type", "[scan][random]") {
+TEST_CASE("cumulative ops down an outer axis of 2, 3, 4 or 8 packed columns, every type", "[scan][random]") {
     const hdml_test::ScopedDispatch overlay("scan_no_period_chunks.json", R"({"dispatch": {
         "scan_period_chunks_min_bytes": 4611686018427387904}})");
     std::mt19937 rng(test_seed() + 9);
@@ -340,6 +341,7 @@ TEST_CASE("cumulative ops down an outer axis of 2, 4 or 8 packed columns, every 
             for (bool exclusive : {false, true}) {
                 check_random_case(type, dtype, {20011, 2}, 0, false, exclusive, rng, Strides::packed);
                 check_random_case(type, dtype, {5003, 8}, 0, false, exclusive, rng, Strides::packed);
+                check_random_case(type, dtype, {7001, 3}, 0, false, exclusive, rng, Strides::packed);
             }
             for (const std::vector<uint32_t> &sizes : std::vector<std::vector<uint32_t>>{{5, 2}, {8, 2}, {100, 2, 2}}) {
                 check_random_case(type, dtype, sizes, 0, false, rng() % 2, rng, Strides::packed);
@@ -410,6 +412,7 @@ TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[
             check_random_case(type, dtype, {2, 100003}, 1, rng() % 2, rng() % 2, rng);
             for (bool exclusive : {false, true}) {
                 check_random_case(type, dtype, {150001, 2}, 0, false, exclusive, rng, Strides::packed);
+                check_random_case(type, dtype, {100003, 3}, 0, false, exclusive, rng, Strides::packed);
                 check_random_case(type, dtype, {3, 8}, 0, false, exclusive, rng, Strides::packed);
                 check_random_case(type, dtype, {40009, 8}, 0, false, exclusive, rng, Strides::packed);
             }

@@ -192,11 +192,11 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_scan_int64_outer_sum_staging_columns" + p + " hdml_scan_int64_outer_sum" + p);
     CHECK(cumsum(r, F32, {64, walk_min - 1}, 0) ==
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
-    CHECK(cumsum(r, DML_TENSOR_DATA_TYPE_UINT32, {100000, 3}, 0) ==
+    CHECK(cumsum(r, DML_TENSOR_DATA_TYPE_UINT32, {100000, 5}, 0) ==
           "hdml_scan_uint32_outer_sum_staging_chunk_walk" + p + " hdml_scan_uint32_outer_sum" + p);
     CHECK(cumsum(r, F16, {64, walk_min}, 0) == "hdml_scan_float16_outer_sum" + p);
     CHECK(cumsum(r, F16, {64, 16}, 0) == "hdml_scan_float16_outer_sum" + p);
-    // Rows of 2, 4 or 8 packed columns: the period walk (the rows as one line
+    // Rows of 2, 3, 4 or 8 packed columns: the period walk (the rows as one line
     // of that many interleaved scans, staging=line_walk period=P), the chunked
     // outer kernel beside it; rows that do not follow one another (DECREASING
     // runs them backwards) or other column counts take the chunk walk.
@@ -204,7 +204,7 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
         return std::string("hdml_scan_") + type + "_inner_" + op + "_staging_" + staging + "_period" +
                std::to_string(period) + p + " hdml_scan_" + type + "_outer_" + op + p;
     };
-    // Lines fewer than the pool's threads, of at least 16 elements and
+    // Lines fewer than the pool's threads, of at least a vector (16 x period elements) and
     // scan_period_chunks_min_bytes (512 KiB) here, scan_line_chunks_min_bytes
     // (4 KiB) for inner lines: walked in chunks from their carries
     // (staging=chunk_walk), inner lines and the period walk's alike.
@@ -216,6 +216,8 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(cumsum(r, I64, {3, 8192, 8}, 1) ==
           period_walk("int64", "sum", 8, pool_threads() > 3 ? "chunk_walk" : "line_walk"));
     CHECK(cumsum(r, F32, {1000, 2, 2}, 0) == period_walk("float32", "sum", 4));
+    CHECK(cumsum(r, F32, {1000, 3}, 0) == period_walk("float32", "sum", 3));
+    CHECK(cumsum(r, DML_TENSOR_DATA_TYPE_UINT32, {65536, 3}, 0) == period_walk("uint32", "sum", 3, one_line));
     CHECK(cumsum(r, F32, {70000, 2}, 0, DML_AXIS_DIRECTION_DECREASING) ==
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, F32, {1000, 6}, 0) ==

@@ -82,11 +82,12 @@ std::string chunk_walk(const ScanQuery &q) {
     return "";
 }
 
-// CPUs: an outer scan over 2, 4 or 8 dense columns, whose rows are narrower
-// than a vector (the row and chunk walks take a masked vector per row: 2
-// columns at 0.06x PyTorch on 2 Xeon threads), walked as one line of
-// `period` interleaved scans, vector by vector. Its threads are the lines
-// (the outer dim o), one for a 2-D tensor.
+// CPUs: an outer scan over 2, 3, 4 or 8 dense columns, whose rows are
+// narrower than a vector (the row and chunk walks take a masked vector per
+// row: 2 columns at 0.06x PyTorch on 2 Xeon threads), walked as one line of
+// `period` interleaved scans, vector by vector (vectors of a multiple of
+// `period` lanes: 48 for 3 float32 columns on AVX-512). Its threads are the
+// lines (the outer dim o), one for a 2-D tensor.
 template <int period>
 std::string period_walk(const ScanQuery &q) {
     const ScanShape &s = q.shape;
@@ -104,12 +105,14 @@ std::string period_walk(const ScanQuery &q) {
 // pool's threads cuts them into chunks (chunk_walk_bytes) that the threads
 // walk from their carries, the chunks' totals first (the input read twice),
 // for lines of at least `min_bytes` (the threshold `threshold` names) and a
-// vector (the kernels' widest is 16 elements).
-std::string few_long_lines(const ScanQuery &q, const ScanShape &line, int64_t min_bytes, const char *threshold) {
-    constexpr int64_t kWidestVector = 16;
-    if (line.r.extent < kWidestVector) {
+// vector: of at most 16 * period elements (16 lanes, the widest natural
+// vector, times the scans a line interleaves).
+std::string few_long_lines(const ScanQuery &q, const ScanShape &line, int64_t min_bytes, const char *threshold,
+                           int period) {
+    const int64_t widest_vector = 16 * (int64_t)period;
+    if (line.r.extent < widest_vector) {
         return format("lines of %lld elements, shorter than a vector (%lld)", (long long)line.r.extent,
-                      (long long)kWidestVector);
+                      (long long)widest_vector);
     }
     if (line.o.extent >= q.threads) {
         return format("%lld lines per call, at least the pool's %d threads", (long long)line.o.extent, q.threads);
@@ -130,7 +133,7 @@ std::string period_chunks(const ScanQuery &q) {
     if (!refusal.empty()) return refusal;
     ScanShape line;
     (void)interleaved_line(q.shape, &line);  // (period_walk checked it)
-    return few_long_lines(q, line, q.limits->scan_period_chunks_min_bytes, "scan_period_chunks_min_bytes");
+    return few_long_lines(q, line, q.limits->scan_period_chunks_min_bytes, "scan_period_chunks_min_bytes", period);
 }
 
 // The line walk in chunks: few inner lines, of at least
@@ -139,7 +142,7 @@ std::string period_chunks(const ScanQuery &q) {
 std::string line_chunks(const ScanQuery &q) {
     if (q.shape.outer_layout) return "outer layout";
     const std::string refusal =
-        few_long_lines(q, q.shape, q.limits->scan_line_chunks_min_bytes, "scan_line_chunks_min_bytes");
+        few_long_lines(q, q.shape, q.limits->scan_line_chunks_min_bytes, "scan_line_chunks_min_bytes", 1);
     return refusal.empty() ? small_buffers(q) : refusal;
 }
 
@@ -215,12 +218,14 @@ const ScanVariant kScanVariants[] = {
     // CPUs, outer axis: a task per block of columns walks every row, one pass;
     // fewer columns, a task per chunk of rows walks them whole from its carry.
     {"staging=columns", kOnCpu, P{}.with(param::staging::columns), true, row_walk},
-    // Rows of 2, 4 or 8 packed columns: one line of interleaved scans, in
+    // Rows of 2, 3, 4 or 8 packed columns: one line of interleaved scans, in
     // chunks where the lines are fewer than the threads, else walked whole.
     {"staging=chunk_walk period=2", kOnCpu, kPeriodChunks.with(param::period{2}), true, period_chunks<2>},
+    {"staging=chunk_walk period=3", kOnCpu, kPeriodChunks.with(param::period{3}), true, period_chunks<3>},
     {"staging=chunk_walk period=4", kOnCpu, kPeriodChunks.with(param::period{4}), true, period_chunks<4>},
     {"staging=chunk_walk period=8", kOnCpu, kPeriodChunks.with(param::period{8}), true, period_chunks<8>},
     {"staging=line_walk period=2", kOnCpu, kPeriodWalk.with(param::period{2}), true, period_walk<2>},
+    {"staging=line_walk period=3", kOnCpu, kPeriodWalk.with(param::period{3}), true, period_walk<3>},
     {"staging=line_walk period=4", kOnCpu, kPeriodWalk.with(param::period{4}), true, period_walk<4>},
     {"staging=line_walk period=8", kOnCpu, kPeriodWalk.with(param::period{8}), true, period_walk<8>},
     {"staging=chunk_walk", kOnCpu, P{}.with(param::staging::chunk_walk), true, chunk_walk},
