@@ -134,19 +134,12 @@ inline void schedule_scan_cpu(ScanStages &s, const ScanTuning &p, const Halide::
     s.output.specialize(s.dense);
 }
 
-// staging=line_walk (inner layout): tasks of about task_bytes of lines, a
-// line at a time (four lines interleaved ran 0.7-0.9x in a C++ model: more
-// streams), its vectors in order, each one's steps in registers. The lines'
-// rests (fewer elements than a vector) go in a second pass over the lines
-// (Halide 14 refuses compute_with between stages of one Func): the runtime
-// sends this kernel lines of a multiple of scan_line_walk_multiple (16),
-// which have none.
 // The line chunks' totals (staging=chunk_walk, inner layout): a task per
 // (chunk, line) combines the chunk's vectors lane by lane; the carries, a
 // vector per chunk, in one serial pass over the chunks.
 inline void schedule_line_chunks_cpu(VectorWalk &w) {
     using namespace Halide;
-    Var c("c"), t("t");
+    Var t("t");
     const Var lane = w.step_lane;
     w.vector_total.compute_root().bound(lane, 0, w.lanes).vectorize(lane);
     Var chunk = w.vector_total.args()[2], line = w.vector_total.args()[3];
@@ -159,6 +152,14 @@ inline void schedule_line_chunks_cpu(VectorWalk &w) {
     w.chunk_carry.compute_root().bound(lane, 0, w.lanes).vectorize(lane);
 }
 
+// staging=line_walk (inner layout): tasks of about task_bytes of lines, a
+// line at a time (four lines interleaved ran 0.7-0.9x in a C++ model: more
+// streams), its vectors in order, each one's steps in registers. The lines'
+// rests (fewer elements than a vector) go in a second pass over the lines
+// (Halide 14 refuses compute_with between stages of one Func): the runtime
+// sends this kernel lines of a multiple of scan_line_walk_multiple (16),
+// which have none. staging=chunk_walk (inner layout): a task per (chunk,
+// line) instead, the chunks' carries first (schedule_line_chunks_cpu).
 inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(!target.has_gpu_feature()) << "schedule_vector_walk_cpu schedules a CPU kernel";
