@@ -314,7 +314,7 @@ foreach (op sum product)
     endforeach ()
 endforeach ()
 # CPUs, inner axis: each line walked vector by vector, one pass (the vector
-# scan keeps in-place exclusive scans and float16, whose totals are float32).
+# scan keeps in-place exclusive scans).
 # Lines fewer than the threads: each cut into chunks walked in parallel from
 # their carries (staging=chunk_walk). The period walks: the packed rows of an
 # outer scan over 2, 3, 4 or 8 columns walked as one line of interleaved scans
@@ -330,6 +330,8 @@ foreach (op sum product)
             endforeach ()
         endforeach ()
     endforeach ()
+    # float16 walks whole lines into float32 totals of their own, then narrows them.
+    hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=inner staging=line_walk PLATFORMS x86 arm)
 endforeach ()
 # The CUDA walks, one pass over the input from memory: a block per line walks
 # along the innermost axis (many long lines), a block per 32 columns down an

@@ -302,8 +302,8 @@ private:
     // vector's own scan (define_vector_steps) joined with the running total
     // that the output holds at the element before it, one pass (in a C++
     // model on the Zen 4 VM, the vector scan's three passes over a block of
-    // lines ran at 0.5x one pass). As for the row walk, only types that
-    // accumulate in their own width. An exclusive scan shifts each vector's
+    // lines ran at 0.5x one pass). float16 walks whole lines into float32
+    // totals that the output narrows. An exclusive scan shifts each vector's
     // inclusive scan by a lane and adds the input element before the vector
     // to the carry, which in place is already overwritten: there the runtime
     // takes the vector scan. Whole vectors read the input unclamped and
@@ -322,7 +322,16 @@ private:
     VectorWalk define_vector_walk(Var i, Var r, Var o, const Expr &identity, Combine combine, bool in_chunks) {
         const Type t = output.type(), acc_t = identity.type();
         const Conversions convert = conversions();
-        Func x = walk_input(Layout::Inner, "line_walk", acc_t);
+        // float16 (whole lines only): the walk stores float32 running totals in
+        // a line of its own, which the output narrows (carried from the stored
+        // float16, the totals would round at every vector).
+        const bool widened = t.bits() != acc_t.bits();
+        Func x = walk_input(Layout::Inner, "line_walk", acc_t, !in_chunks);
+        Func walked = widened ? Func("walked") : output;
+        auto stored_at = [&](const Expr &at, const Expr &line) {
+            return widened ? walked(i, at, line) : convert.widen(output(i, at, line), acc_t);
+        };
+        auto to_store = [&](const Expr &total) { return widened ? total : convert.narrow(total, t); };
         const int p = period;
         VectorScan s = define_vector_steps(x, i, o, identity, combine, false, p);
         const int lanes = s.lanes;
@@ -333,21 +342,21 @@ private:
         const Expr inclusive = exclusive == 0, extent = input.dim(1).extent(), whole = extent / lanes;
         // The inclusive total of the scan of `at` >= p before it, in line `line`.
         auto total_before = [&](const Expr &at, const Expr &line) {
-            const Expr stored = convert.widen(output(i, at - p, line), acc_t);
+            const Expr stored = stored_at(at - p, line);
             return select(inclusive, stored, combine(stored, x(i, at - p, line)));
         };
         const Func own_inclusive = s.steps[s.steps.size() - 2];
         auto own = [&](const Expr &lane_at, const Expr &vector_at, const Expr &line) {
             return select(inclusive, own_inclusive(i, lane_at, vector_at, line), shifted(i, lane_at, vector_at, line));
         };
-        output(i, r, o) = undef(t);
+        walked(i, r, o) = undef(widened ? acc_t : t);
         VectorWalk w;
-        w.output = output, w.steps = s.steps, w.i = i, w.o = o, w.step_lane = lane;
+        w.output = walked, w.steps = s.steps, w.i = i, w.r = r, w.o = o, w.step_lane = lane;
         if (!in_chunks) {
             RDom walk(0, lanes, 0, whole, "walk");
             const Expr first = walk.y * lanes;
             const Expr carry = select(walk.y == 0, identity, total_before(max(first + walk.x % p, p), o));
-            output(i, first + walk.x, o) = convert.narrow(combine(carry, own(walk.x, walk.y, o)), t);
+            walked(i, first + walk.x, o) = to_store(combine(carry, own(walk.x, walk.y, o)));
             w.lane = walk.x, w.vec = walk.y;
         } else {
             define_line_chunks(x, s, identity, combine, whole, &w);
@@ -363,13 +372,17 @@ private:
             // stores (the max keeps the unused load inside the chunk).
             const Expr carry = select(walk.y == 0, w.chunk_carry(i, walk.x, walk.z, walk.w),
                                       total_before(max(first + walk.x % p, chunk_first + p), walk.w));
-            output(i, first + walk.x, walk.w) = convert.narrow(combine(carry, own(walk.x, vector_at, walk.w)), t);
+            walked(i, first + walk.x, walk.w) = to_store(combine(carry, own(walk.x, vector_at, walk.w)));
             w.lane = walk.x, w.vec = walk.y, w.chunk = walk.z, w.line = walk.w;
         }
         RDom rest(whole * lanes, extent - whole * lanes, "rest");
         const Expr at = rest.x;
-        output(i, at, o) = convert.narrow(
-            combine(select(at < p, identity, total_before(max(at, p), o)), select(inclusive, x(i, at, o), identity)), t);
+        walked(i, at, o) = to_store(
+            combine(select(at < p, identity, total_before(max(at, p), o)), select(inclusive, x(i, at, o), identity)));
+        if (widened) {
+            output(i, r, o) = convert.narrow(walked(i, r, o), t);
+            w.narrowed = output;
+        }
         if (in_chunks) {  // (after the definitions: a requirement completes the pipeline)
             add_requirement(extent >= lanes, "scan staging=chunk_walk: a line of ", extent,
                             " elements is shorter than a vector, ", lanes);
@@ -416,12 +429,14 @@ private:
 
     // The CPU walks' input, widened to acc_t: unclamped, as every read is
     // inside the buffer (clamped, the vectors were gathers). The walks carry
-    // from the output, so only types that accumulate in their own width.
-    Func walk_input(Layout walked, const char *staging_name, const Type &acc_t) {
-        _halide_user_assert(layout == walked && output.type().bits() == acc_t.bits())
+    // from the output, so only types that accumulate in their own width, but
+    // where the walk keeps wider totals of its own (`wider_totals`).
+    Func walk_input(Layout walked, const char *staging_name, const Type &acc_t, bool wider_totals = false) {
+        _halide_user_assert(layout == walked && (wider_totals || output.type().bits() == acc_t.bits()))
             << "scan staging=" << staging_name << " on CPUs walks the "
-            << (walked == Layout::Inner ? "lines of the inner" : "columns of the outer")
-            << " layout, in types that accumulate in their own width";
+            << (walked == Layout::Inner ? "lines of the inner" : "columns of the outer") << " layout, in types "
+            << (walked == Layout::Inner ? "that accumulate in their own width (float16: whole lines only)"
+                                        : "that accumulate in their own width");
         Var i("i"), r("r"), o("o");
         Func x("unclamped");
         x(i, r, o) = conversions().widen(input(i, r, o), acc_t);

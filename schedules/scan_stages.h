@@ -83,11 +83,14 @@ struct ColumnWalk {
 
 // The CPU line walk's stages (staging=line_walk on CPUs; see Scan::define_vector_walk).
 struct VectorWalk {
-    Halide::Func output;  // (i, r, o): undef, update 0 the whole vectors, update 1 the rest one by one
+    // (i, r, o): undef, update 0 the whole vectors, update 1 the rest one by
+    // one: the kernel's output, or for float16 float32 totals that `narrowed`
+    // (then the output) converts; `narrowed` is undefined otherwise.
+    Halide::Func output, narrowed;
     // (i, lane, vec, o): each vector's own scan after 1, 2, 4, .. steps (the
     // first: its input), then its exclusive scan (shifted a lane).
     std::vector<Halide::Func> steps;
-    Halide::Var i, o, step_lane;  // step_lane: the steps' lane
+    Halide::Var i, r, o, step_lane;  // step_lane: the steps' lane
     Halide::RVar lane, vec;       // update 0: lane of whole vector vec (of the chunk, in chunks)
     Halide::RVar chunk, line;     // update 0 in chunks: vec's chunk, and o
     Halide::RVar rest;            // update 1: the elements past the whole vectors

@@ -370,15 +370,15 @@ TEST_CASE("cumulative ops along an inner axis of many long lines", "[scan][rando
     }
 }
 
-// CPUs: the line walk (staging=line_walk, not float16) takes every inner
-// line through this overlay, so lines that are no multiple of its vector walk
+// CPUs: the line walk (staging=line_walk; float16 into float32 totals of its
+// own) takes every inner line through this overlay, so lines that are no multiple of its vector walk
 // their rest (fewer elements than a vector) in its second pass, and lines
 // shorter than a vector are all rest; in place, an exclusive scan takes the
 // vector scan. Every type, direction and exclusivity; strides random.
 TEST_CASE("cumulative ops: the CPU line walk on lines of any length", "[scan][random]") {
     if (hdml_test::test_on_cuda() || hdml_test::test_on_d3d12()) return;  // GPUs read no CPU overlay
     const hdml_test::ScopedDispatch overlay("scan_line_walk.json", R"({"dispatch": {"scan_line_walk_multiple": 1,
-        "scan_line_walk_max_line": 0, "scan_line_walk_min_bytes": 0}})");
+        "scan_line_walk_max_line": 0, "scan_line_walk_min_bytes": 0, "scan_line_walk_float16_max_line": 100000}})");
     std::mt19937 rng(test_seed() + 7);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : kTypes) {

@@ -167,7 +167,8 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     // An inner axis: the line walk (staging=line_walk, one pass), with the
     // vector scan that in-place exclusive scans take, for lines of a multiple
     // of 16, of at most scan_line_walk_max_line (64) elements or in calls of
-    // at least scan_line_walk_min_bytes (16 MiB); not float16 (float32 totals).
+    // at least scan_line_walk_min_bytes (16 MiB); float16 (float32 totals in a
+    // line of their own) lines of at most scan_line_walk_float16_max_line (256).
     const std::string line_walk = "hdml_scan_float32_inner_sum_staging_line_walk" + p + " hdml_scan_float32_inner_sum" + p;
     CHECK(cumsum(r, F32, {64, 64}, 1) == line_walk);
     CHECK(cumsum(r, F32, {4096, 1024}, 1) == line_walk);  // 16 MiB
@@ -176,7 +177,13 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_scan_int64_inner_sum_staging_line_walk" + p + " hdml_scan_int64_inner_sum" + p);
     CHECK(cumsum(r, F32, {64, 1000}, 1) == "hdml_scan_float32_inner_sum" + p);
     CHECK(cumsum(r, F32, {8192, 1000}, 1) == "hdml_scan_float32_inner_sum" + p);
-    CHECK(cumsum(r, F16, {64, 64}, 1) == "hdml_scan_float16_inner_sum" + p);
+    const std::string line_walk16 = "hdml_scan_float16_inner_sum_staging_line_walk" + p + " hdml_scan_float16_inner_sum" + p;
+    CHECK(cumsum(r, F16, {64, 64}, 1) == line_walk16);
+    CHECK(cumsum(r, F16, {64, 48}, 1) == line_walk16);
+    CHECK(cumsum(r, F16, {64, 80}, 1) == "hdml_scan_float16_inner_sum" + p);    // longer than 64 in a small call
+    CHECK(cumsum(r, F16, {32768, 256}, 1) == line_walk16);                     // 16 MiB
+    CHECK(cumsum(r, F16, {16384, 512}, 1) == "hdml_scan_float16_inner_sum" + p);  // past 256
+    CHECK(cumsum(r, F16, {64, 40}, 1) == "hdml_scan_float16_inner_sum" + p);    // not a multiple of 16
     // An outer axis over at least scan_walk_min_columns columns and
     // scan_walk_columns_per_thread per thread of the pool (x86: 32 and 32; ARM:
     // 512 and none): the row walk (staging=columns), with the chunked kernel

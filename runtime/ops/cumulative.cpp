@@ -45,11 +45,12 @@ public:
         }
         query.limits = &device.thresholds;
         query.element_bytes = element_size(in.type);
+        query.float16 = in.type == DML_TENSOR_DATA_TYPE_FLOAT16;
         if (device.type == HDML_DEVICE_TYPE_CPU) query.threads = thread_pool_threads();
         HDML_RETURN_IF_FAILED(
             choose_scan_kernel(device, KernelParams{}.with(kernel_dtype(in.type)).with(op), query, name, &choice_));
         shape_ = kernel_shape_ = query.shape;
-        if (choice_.period && !interleaved_line(shape_, &kernel_shape_)) {
+        if (choice_.kernel->params.period && !interleaved_line(shape_, &kernel_shape_)) {
             return fail(E_FAIL, format("%s: internal error: variant '%s' took a shape that is not one line (%s).", name,
                                        choice_.variant.c_str(), shape_.describe().c_str()));
         }

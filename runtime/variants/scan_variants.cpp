@@ -82,6 +82,20 @@ std::string chunk_walk(const ScanQuery &q) {
     return "";
 }
 
+// The line of `period` interleaved scans that an outer scan over `period`
+// dense columns is, or why it is none.
+std::string period_line(const ScanQuery &q, int period, ScanQuery *line) {
+    const ScanShape &s = q.shape;
+    if (!s.outer_layout) return "inner layout";
+    if (s.i.extent != period) return format("%lld columns, not %d", (long long)s.i.extent, period);
+    *line = q;
+    if (!interleaved_line(s, &line->shape)) {
+        return format("rows not one after another (columns of stride 1, rows of stride %d in input and output)",
+                      period);
+    }
+    return "";
+}
+
 // CPUs: an outer scan over 2, 3, 4 or 8 dense columns, whose rows are
 // narrower than a vector (the row and chunk walks take a masked vector per
 // row: 2 columns at 0.06x PyTorch on 2 Xeon threads), walked as one line of
@@ -90,15 +104,9 @@ std::string chunk_walk(const ScanQuery &q) {
 // lines (the outer dim o), one for a 2-D tensor.
 template <int period>
 std::string period_walk(const ScanQuery &q) {
-    const ScanShape &s = q.shape;
-    if (!s.outer_layout) return "inner layout";
-    if (s.i.extent != period) return format("%lld columns, not %d", (long long)s.i.extent, period);
-    ScanQuery line = q;
-    if (!interleaved_line(s, &line.shape)) {
-        return format("rows not one after another (columns of stride 1, rows of stride %d in input and output)",
-                      period);
-    }
-    return small_buffers(line);
+    ScanQuery line;
+    const std::string refusal = period_line(q, period, &line);
+    return refusal.empty() ? small_buffers(line) : refusal;
 }
 
 // CPUs: a walk along lines (`line`: the kernel's shape) fewer than the
@@ -129,11 +137,12 @@ std::string few_long_lines(const ScanQuery &q, const ScanShape &line, int64_t mi
 // scan_period_chunks_min_bytes (a line of one chunk walks whole a little faster).
 template <int period>
 std::string period_chunks(const ScanQuery &q) {
-    const std::string refusal = period_walk<period>(q);
+    ScanQuery line;
+    std::string refusal = period_line(q, period, &line);
+    if (refusal.empty()) refusal = small_buffers(line);
     if (!refusal.empty()) return refusal;
-    ScanShape line;
-    (void)interleaved_line(q.shape, &line);  // (period_walk checked it)
-    return few_long_lines(q, line, q.limits->scan_period_chunks_min_bytes, "scan_period_chunks_min_bytes", period);
+    return few_long_lines(q, line.shape, q.limits->scan_period_chunks_min_bytes, "scan_period_chunks_min_bytes",
+                          period);
 }
 
 // The line walk in chunks: few inner lines, of at least
@@ -153,10 +162,17 @@ std::string line_chunks(const ScanQuery &q) {
 // of stores and loads that lines longer than scan_line_walk_max_line wait on
 // in the caches (lines of 1024 in 2 MiB: 0.76-0.83x the vector scan on the
 // Zen 4 VM); from memory it wins at any length (1.25-2.2x from 16 MiB).
+// float16 walks each line into float32 totals of its own, then narrows them:
+// lines of 16-256 ran 1.17-1.42x the vector scan on the Zen 4 VM, lines of
+// 4096-262144 0.76-0.87x (scan_line_walk_float16_max_line).
 std::string vector_walk(const ScanQuery &q) {
     const ScanShape &s = q.shape;
     const DispatchThresholds &t = *q.limits;
     if (s.outer_layout) return "outer layout";
+    if (q.float16 && s.r.extent > t.scan_line_walk_float16_max_line) {
+        return format("float16 lines of %lld, longer than scan_line_walk_float16_max_line %lld", (long long)s.r.extent,
+                      (long long)t.scan_line_walk_float16_max_line);
+    }
     if (t.scan_line_walk_multiple > 1 && s.r.extent % t.scan_line_walk_multiple != 0) {
         return format("lines of %lld, not a multiple of scan_line_walk_multiple %lld", (long long)s.r.extent,
                       (long long)t.scan_line_walk_multiple);
@@ -252,7 +268,6 @@ HRESULT choose_scan_kernel(const hdml_device &device, const KernelParams &functi
         return no_kernel(device, Family::scan, params, what);
     }
     choice->variant = kScanVariants[index].name;
-    choice->period = kScanVariants[index].mapping.period;
     if (kScanVariants[index].walk) {
         std::string ignored;
         for (size_t next = index + 1; next < std::size(kScanVariants);) {

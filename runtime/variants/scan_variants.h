@@ -15,16 +15,16 @@ struct ScanQuery {
     const DispatchThresholds *limits = nullptr;
     int64_t element_bytes = 0;
     int threads = 1;  // CPUs: the threads of hdml's pool, which the row walk's tasks must keep busy
+    bool float16 = false;  // float16 data, whose totals are float32
 };
 
 struct ScanChoice {
     const KernelEntry *kernel = nullptr;
     // Set when `kernel` is a walk, which reads each tile's predecessor after
     // writing it: in place, an exclusive scan takes this one instead.
+    // (A period walk, kernel->params.period > 0, takes the shape's rows as one
+    // line, interleaved_line; in_place_exclusive takes the shape.)
     const KernelEntry *in_place_exclusive = nullptr;
-    // A period walk's scans per line: `kernel` takes the shape's rows as one
-    // line (interleaved_line); 0 otherwise (in_place_exclusive takes the shape).
-    int period = 0;
     std::string variant, passed_over;
 };
 
