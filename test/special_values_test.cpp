@@ -467,3 +467,30 @@ TEST_CASE("float16: every value survives the conversions of SUM and CUMULATIVE_S
         }
     }
 }
+
+// Lines of 16, each a float16 value and 15 -0s: every running total is the
+// value, bit for bit (NaN a NaN). CPUs walk these lines into float32 totals
+// and narrow them (the line walk), CUDA stages them (staging=lines).
+TEST_CASE("float16: every value survives the running totals of lines of 16", "[special]") {
+    const uint32_t values = 0x10000, line = 16;
+    auto is_nan = [](uint64_t h) { return (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0; };
+    TestTensor in(F16, {values, line}), out(F16, {values, line});
+    for (uint32_t h = 0; h < values; ++h) {
+        in.set_bits(in.offset({h, 0}), h);
+        for (uint32_t k = 1; k < line; ++k) in.set_bits(in.offset({h, k}), 0x8000);
+    }
+    DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{&in.desc, &out.desc, 1, DML_AXIS_DIRECTION_INCREASING, false};
+    Runner runner;
+    REQUIRE(runner.create(DML_OPERATOR_CUMULATIVE_SUMMATION, &desc) == S_OK);
+    REQUIRE(runner.execute({in.binding()}, {out.binding()}) == S_OK);
+    uint64_t mismatches = 0;
+    for (uint32_t h = 0; h < values; ++h) {
+        for (uint32_t k = 0; k < line; ++k) {
+            const uint64_t got = out.bits_at(out.offset({h, k}));
+            if (is_nan(h) ? !is_nan(got) : got != h) {
+                if (++mismatches <= 5) FAIL_CHECK("float16 0x" << std::hex << h << " at " << std::dec << k << " gave 0x" << std::hex << got);
+            }
+        }
+    }
+    CHECK(mismatches == 0);
+}
