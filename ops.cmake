@@ -330,8 +330,11 @@ foreach (op sum product)
             endforeach ()
         endforeach ()
     endforeach ()
-    # float16 walks whole lines into float32 totals of their own, then narrows them.
-    hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=inner staging=line_walk PLATFORMS x86 arm)
+    # float16 walks lines (or chunks of them) into float32 totals of their own, then narrows them.
+    foreach (staging line_walk chunk_walk)
+        hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=inner staging=${staging}
+                    PLATFORMS x86 arm)
+    endforeach ()
 endforeach ()
 # The CUDA walks, one pass over the input from memory: a block per line walks
 # along the innermost axis (many long lines), a block per 32 columns down an

@@ -326,7 +326,7 @@ private:
         // a line of its own, which the output narrows (carried from the stored
         // float16, the totals would round at every vector).
         const bool widened = t.bits() != acc_t.bits();
-        Func x = walk_input(Layout::Inner, "line_walk", acc_t, !in_chunks);
+        Func x = walk_input(Layout::Inner, "line_walk", acc_t, true);
         Func walked = widened ? Func("walked") : output;
         auto stored_at = [&](const Expr &at, const Expr &line) {
             return widened ? walked(i, at, line) : convert.widen(output(i, at, line), acc_t);
@@ -349,9 +349,14 @@ private:
         auto own = [&](const Expr &lane_at, const Expr &vector_at, const Expr &line) {
             return select(inclusive, own_inclusive(i, lane_at, vector_at, line), shifted(i, lane_at, vector_at, line));
         };
-        walked(i, r, o) = undef(widened ? acc_t : t);
         VectorWalk w;
-        w.output = walked, w.steps = s.steps, w.i = i, w.r = r, w.o = o, w.step_lane = lane;
+        w.steps = s.steps, w.i = i, w.r = r, w.o = o, w.step_lane = lane;
+        if (widened && in_chunks) {
+            define_chunk_totals(x, s, identity, combine, whole, own, &w);
+            return w;
+        }
+        walked(i, r, o) = undef(widened ? acc_t : t);
+        w.output = walked;
         if (!in_chunks) {
             RDom walk(0, lanes, 0, whole, "walk");
             const Expr first = walk.y * lanes;
@@ -392,6 +397,46 @@ private:
         return w;
     }
 
+    // float16 lines in chunks (staging=chunk_walk, inner layout): each chunk
+    // of whole vectors walked into float32 totals of its own (w->output,
+    // indexed (i, element in chunk, chunk, o): a task computes its chunk's
+    // alone), its first vector from the chunk's carry (define_line_chunks),
+    // then narrowed into the output (w->narrowed). Lines of whole vectors only
+    // (the runtime sends multiples of 16): no rest.
+    template <typename Combine, typename Own>
+    void define_chunk_totals(Func x, const VectorScan &s, const Expr &identity, Combine combine, const Expr &whole,
+                             Own own, VectorWalk *w) {
+        _halide_user_assert(period == 1) << "scan: float16 walks lines of one scan (period 1)";
+        const int lanes = s.lanes;
+        const Var i = w->i, r = w->r, o = w->o;
+        define_line_chunks(x, s, identity, combine, whole, w);
+        const Expr vectors = w->chunk_vectors, extent = input.dim(1).extent();
+        const int chunk_elements = *as_const_int(simplify(vectors * lanes));
+        Var e("e"), c("c");
+        Func totals("chunk_walked");
+        totals(i, e, c, o) = undef(identity.type());
+        // A line shorter than a chunk allocates its own length (a chunk's 256 KiB
+        // per call made lines of 4 KiB 0.36x the vector scan): so the walk's
+        // extent, and the output's promise below.
+        RDom walk(0, lanes, 0, min(vectors, whole), "walk");
+        walk.where(c * vectors + walk.y < whole);  // the last chunk's vectors only
+        const Expr vector_at = unsafe_promise_clamped(c * vectors + walk.y, 0, whole - 1), local = walk.y * lanes;
+        const Expr before = max(vector_at * lanes, 1) - 1;  // the element before the vector (line-wide)
+        const Expr stored = totals(i, max(local, 1) - 1, c, o);
+        const Expr carry = select(walk.y == 0, w->chunk_carry(i, walk.x, c, o),
+                                  select(exclusive == 0, stored, combine(stored, x(i, before, o))));
+        totals(i, local + walk.x, c, o) = combine(carry, own(walk.x, vector_at, o));
+        // (The promise: a line shorter than a chunk needs only its own length.)
+        const Expr element = unsafe_promise_clamped(r % chunk_elements, 0, min(chunk_elements, extent) - 1);
+        output(i, r, o) = conversions().narrow(totals(i, element, r / chunk_elements, o), output.type());
+        add_requirement(extent >= lanes && extent % lanes == 0, "scan staging=chunk_walk: a float16 line of ", extent,
+                        " elements is not whole vectors of ", lanes);
+        w->output = totals, w->narrowed = output, w->lane = walk.x, w->vec = walk.y;
+        w->chunk_elements = chunk_elements, w->lanes = lanes, w->extent = extent, w->type = output.type();
+        w->inclusive = exclusive == 0;
+        w->dense = input.dim(1).stride() == 1 && output.dim(1).stride() == 1;
+    }
+
     // The line chunks of define_vector_walk: chunks of w->chunk_vectors whole
     // vectors; w->chunk_carry (i, lane, chunk, o), each lane's carry into the
     // chunk (the total of its scan before it), a vector per chunk. Only whole
@@ -405,7 +450,9 @@ private:
         const int lanes = s.lanes, p = period;
         const Var i = w->i, o = w->o, lane = s.lane;
         Var c("c"), j("j");
-        const int vectors = std::max<int>(tuning.chunk_walk_bytes / (lanes * output.type().bytes()), 1);
+        // (float16: chunks of chunk_walk_bytes of float32 totals, define_chunk_totals)
+        const int element_bytes = std::max(output.type().bytes(), identity.type().bytes());
+        const int vectors = std::max<int>(tuning.chunk_walk_bytes / (lanes * element_bytes), 1);
         w->chunk_vectors = vectors;
         w->chunks = (whole + vectors - 1) / vectors;
         RDom in_chunk(0, select(w->chunks > 1, vectors, 0), "in_chunk");
@@ -435,7 +482,7 @@ private:
         _halide_user_assert(layout == walked && (wider_totals || output.type().bits() == acc_t.bits()))
             << "scan staging=" << staging_name << " on CPUs walks the "
             << (walked == Layout::Inner ? "lines of the inner" : "columns of the outer") << " layout, in types "
-            << (walked == Layout::Inner ? "that accumulate in their own width (float16: whole lines only)"
+            << (walked == Layout::Inner ? "that accumulate in their own width, or float16"
                                         : "that accumulate in their own width");
         Var i("i"), r("r"), o("o");
         Func x("unclamped");

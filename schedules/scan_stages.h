@@ -100,6 +100,9 @@ struct VectorWalk {
     Halide::Func vector_total, chunk_total, scan_carry, chunk_carry;
     Halide::RVar in_chunk;  // vector_total's update: the chunk's vectors
     Halide::Expr chunk_vectors, chunks;
+    // float16 in chunks: output is (i, element, chunk, o), chunk_elements per
+    // chunk (0: not in float16 chunks).
+    int chunk_elements = 0;
     int lanes = 0;
     Halide::Expr extent;  // of r
     Halide::Type type;

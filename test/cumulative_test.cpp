@@ -395,7 +395,8 @@ TEST_CASE("cumulative ops: the CPU line walk on lines of any length", "[scan][ra
 // carries (staging=chunk_walk, inner layout: chunk totals, carries, then the
 // chunks in parallel), inner lines and the period walk's rows alike. Through
 // this overlay any line length: one vector, partial vectors only (all rest),
-// a partial chunk, several chunks (chunk_walk_bytes: 256 KiB) and their rest.
+// a partial chunk, several chunks (chunk_walk_bytes: 256 KiB) and their rest;
+// float16 lines of a multiple of 16 (the others keep the vector scan).
 // One line (1-D), or two (in chunks on pools of 3 threads or more); every
 // type, direction and exclusivity; inner strides random.
 TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[scan][random]") {
@@ -410,6 +411,15 @@ TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[
                 check_random_case(type, dtype, {1, line}, 1, variant & 1, variant & 2, rng);
             }
             check_random_case(type, dtype, {2, 100003}, 1, rng() % 2, rng() % 2, rng);
+            // float16 chunks (65536 float32 totals each) take lines of a multiple of 16:
+            // one and several chunks, a partial last one, two lines.
+            if (dtype == F16) {
+                for (uint32_t line : {65536u, 131088u, 300000u}) {
+                    const int variant = (int)(rng() % 4);
+                    check_random_case(type, dtype, {1, line}, 1, variant & 1, variant & 2, rng);
+                }
+                check_random_case(type, dtype, {2, 100000}, 1, rng() % 2, rng() % 2, rng);
+            }
             for (bool exclusive : {false, true}) {
                 check_random_case(type, dtype, {150001, 2}, 0, false, exclusive, rng, Strides::packed);
                 check_random_case(type, dtype, {100003, 3}, 0, false, exclusive, rng, Strides::packed);

@@ -160,7 +160,8 @@ inline void schedule_line_chunks_cpu(VectorWalk &w) {
 // sends this kernel lines of a multiple of scan_line_walk_multiple (16),
 // which have none. staging=chunk_walk (inner layout): a task per (chunk,
 // line) instead, the chunks' carries first (schedule_line_chunks_cpu).
-// float16: the walk's float32 line computed per line of the narrowing output.
+// float16: the walk's float32 line computed per line of the narrowing output;
+// in chunks, per (chunk, line) task.
 inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(!target.has_gpu_feature()) << "schedule_vector_walk_cpu schedules a CPU kernel";
@@ -168,6 +169,27 @@ inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const H
     Var task("task"), line("line");
     const Expr line_bytes = clamp(w.extent, 1, p.task_bytes) * w.type.bytes();
     const Expr lines_per_task = max(p.task_bytes / line_bytes, 1);
+    if (w.chunk_elements > 0) {
+        // float16 in chunks: a task per (chunk, line) walks the chunk's
+        // float32 totals (in L2), then narrows them.
+        schedule_line_chunks_cpu(w);
+        Var chunk("chunk"), element("element");
+        w.narrowed.split(w.r, chunk, element, w.chunk_elements, TailStrategy::GuardWithIf)
+            .reorder(w.i, element, chunk, w.o)
+            .fuse(chunk, w.o, task)
+            .parallel(task)
+            .vectorize(element, w.lanes, TailStrategy::GuardWithIf);
+        w.narrowed.specialize(w.dense);  // dense stores
+        w.output.compute_at(w.narrowed, task);
+        Stage walk = w.output.update(0);
+        walk.allow_race_conditions().vectorize(w.lane);  // (a vector's lanes read the total the vector before stored)
+        for (Func step : w.steps) {
+            step.compute_at(w.output, w.vec).bound(w.step_lane, 0, w.lanes).vectorize(w.step_lane);
+        }
+        walk.specialize(w.dense && w.inclusive);
+        walk.specialize(w.dense);
+        return;
+    }
     Stage walk = w.output.update(0), rest = w.output.update(1);
     // A vector's lanes read the element before the vector, which the vector before stored.
     walk.allow_race_conditions();
