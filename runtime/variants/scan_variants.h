@@ -19,11 +19,11 @@ struct ScanQuery {
 };
 
 struct ScanChoice {
+    // A period walk (kernel->params.period > 0) takes the shape's rows as one
+    // line (interleaved_line); in_place_exclusive takes the shape itself.
     const KernelEntry *kernel = nullptr;
     // Set when `kernel` is a walk, which reads each tile's predecessor after
     // writing it: in place, an exclusive scan takes this one instead.
-    // (A period walk, kernel->params.period > 0, takes the shape's rows as one
-    // line, interleaved_line; in_place_exclusive takes the shape.)
     const KernelEntry *in_place_exclusive = nullptr;
     std::string variant, passed_over;
 };
