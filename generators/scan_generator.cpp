@@ -302,8 +302,8 @@ private:
     // vector's own scan (define_vector_steps) joined with the running total
     // that the output holds at the element before it, one pass (in a C++
     // model on the Zen 4 VM, the vector scan's three passes over a block of
-    // lines ran at 0.5x one pass). float16 walks whole lines into float32
-    // totals that the output narrows. An exclusive scan shifts each vector's
+    // lines ran at 0.5x one pass). float16 walks lines (or chunks) into
+    // float32 totals that the output narrows. An exclusive scan shifts each vector's
     // inclusive scan by a lane and adds the input element before the vector
     // to the carry, which in place is already overwritten: there the runtime
     // takes the vector scan. Whole vectors read the input unclamped and
@@ -322,9 +322,9 @@ private:
     VectorWalk define_vector_walk(Var i, Var r, Var o, const Expr &identity, Combine combine, bool in_chunks) {
         const Type t = output.type(), acc_t = identity.type();
         const Conversions convert = conversions();
-        // float16 (whole lines only): the walk stores float32 running totals in
-        // a line of its own, which the output narrows (carried from the stored
-        // float16, the totals would round at every vector).
+        // float16: the walk stores float32 running totals in a line of its own
+        // (in chunks: a chunk's, define_chunk_totals), which the output narrows
+        // (carried from the stored float16, the totals would round at every vector).
         const bool widened = t.bits() != acc_t.bits();
         Func x = walk_input(Layout::Inner, "line_walk", acc_t, true);
         Func walked = widened ? Func("walked") : output;
