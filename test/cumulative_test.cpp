@@ -396,13 +396,14 @@ TEST_CASE("cumulative ops: the CPU line walk on lines of any length", "[scan][ra
 // chunks in parallel), inner lines and the period walk's rows alike. Through
 // this overlay any line length: one vector, partial vectors only (all rest),
 // a partial chunk, several chunks (chunk_walk_bytes: 256 KiB) and their rest;
-// float16 lines of a multiple of 16 (the others keep the vector scan).
+// float16 lines of a multiple of 16 (the others keep the vector scan), also
+// 5 lines at once (scan_line_chunks_float16_min_line).
 // One line (1-D), or two (in chunks on pools of 3 threads or more); every
 // type, direction and exclusivity; inner strides random.
 TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[scan][random]") {
     if (hdml_test::test_on_cuda() || hdml_test::test_on_d3d12()) return;  // GPUs read no CPU overlay
     const hdml_test::ScopedDispatch overlay("scan_line_chunks.json", R"({"dispatch": {"scan_line_chunks_min_bytes": 0,
-        "scan_period_chunks_min_bytes": 0}})");
+        "scan_period_chunks_min_bytes": 0, "scan_line_chunks_float16_min_line": 65536}})");
     std::mt19937 rng(test_seed() + 10);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
@@ -419,6 +420,7 @@ TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[
                     check_random_case(type, dtype, {1, line}, 1, variant & 1, variant & 2, rng);
                 }
                 check_random_case(type, dtype, {2, 100000}, 1, rng() % 2, rng() % 2, rng);
+                check_random_case(type, dtype, {5, 65552}, 1, rng() % 2, rng() % 2, rng);
             }
             for (bool exclusive : {false, true}) {
                 check_random_case(type, dtype, {150001, 2}, 0, false, exclusive, rng, Strides::packed);

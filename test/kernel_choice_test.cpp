@@ -234,11 +234,15 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(cumsum(r, F32, {1, 1024}, 1) ==
           (chunks ? "hdml_scan_float32_inner_sum_staging_chunk_walk" + p + " " + vector_scan : vector_scan));
     CHECK(cumsum(r, F32, {1, 1008}, 1) == "hdml_scan_float32_inner_sum" + p);
-    // float16 lines in chunks (float32 totals per chunk): lines of a multiple of 16 only.
+    // float16 lines in chunks (float32 totals per chunk): lines of a multiple of 16 only;
+    // however many, lines of at least scan_line_chunks_float16_min_line (2^20).
     const std::string vector_scan16 = "hdml_scan_float16_inner_sum" + p;
-    CHECK(cumsum(r, F16, {1, 1 << 20}, 1) ==
-          (chunks ? "hdml_scan_float16_inner_sum_staging_chunk_walk" + p + " " + vector_scan16 : vector_scan16));
+    const std::string chunks16 = "hdml_scan_float16_inner_sum_staging_chunk_walk" + p + " " + vector_scan16;
+    CHECK(cumsum(r, F16, {1, 1 << 20}, 1) == (chunks ? chunks16 : vector_scan16));
     CHECK(cumsum(r, F16, {1, (1 << 20) + 8}, 1) == vector_scan16);
+    CHECK(cumsum(r, F16, {64, 1 << 20}, 1) == chunks16);
+    CHECK(cumsum(r, F16, {64, (1 << 20) - 16}, 1) == vector_scan16);
+    CHECK(cumsum(r, F16, {64, (1 << 20) + 8}, 1) == vector_scan16);
     CHECK(gather(r, F32) == "hdml_gather_uint32" + p);
     // 8- and 16-bit rows of whole 32-bit words also take the word kernel (for aligned addresses).
     CHECK(gather(r, F16) == "hdml_gather_uint16" + p + " hdml_gather_uint32" + p);

@@ -38,6 +38,7 @@ namespace hdml {
     X(scan_line_walk_min_bytes, cpu)           /* ... of fewer input bytes than this (0: any line, any size) */ \
     X(scan_line_walk_float16_max_line, cpu)    /* ... and float16 lines at most this long (0: none) */          \
     X(scan_line_chunks_min_bytes, cpu)         /* CPUs: fewer inner lines than threads walk in chunks from this long */ \
+    X(scan_line_chunks_float16_min_line, cpu)  /* ... and float16 lines this long, however many (0: none) */  \
     X(scan_period_chunks_min_bytes, cpu)       /* ... and the period walk's lines from this long */             \
     X(scan_line_walk_min_line, cuda)           /* CUDA: shortest inner line for the line walk */               \
     X(scan_line_walk_min_lines, cuda)          /* ... fewest lines per call */                                 \
