@@ -32,6 +32,11 @@ struct VectorScan {
 struct ChunkWalk {
     Halide::RVar head;              // update 0: each chunk's first row, from its carry
     Halide::RVar row, chunk, line;  // update 1: row (from 1) of chunk of o = line, from the row before
+    // float16 (defined only there): the output's one update narrows (row of
+    // chunk of line) from totals (i, k, c, o), float32, whose update 1 walks
+    // total_row (from 1) from the row before; update 0 is the chunk's first row.
+    Halide::Func totals;
+    Halide::RVar total_row;
 };
 
 struct ScanStages {

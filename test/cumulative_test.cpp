@@ -285,9 +285,10 @@ TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
 // inclusive for one op and exclusive for the other) are a whole tile and a
 // partial one, whose carry comes from the row the block stored last; columns
 // spread over o in the 3-D shape. On CPUs the same shapes take the row walk
-// (staging=columns, at least scan_walk_min_columns columns; not float16): tasks
-// of walk_columns columns (a partial last one) walk every row. In place, an
-// exclusive scan takes the chunked kernel.
+// (staging=columns, at least scan_walk_min_columns columns; float16 the chunk
+// walk: [300, 4099] in 5 chunks of 64 rows): tasks of walk_columns columns (a
+// partial last one) walk every row. In place, an exclusive scan takes the
+// chunked kernel.
 TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 5);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
@@ -298,13 +299,14 @@ TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[
         const bool sum = type == DML_OPERATOR_CUMULATIVE_SUMMATION;
         check_random_case(type, F32, {300, 8209}, 0, rng() % 2, /*exclusive=*/!sum, rng);
         check_random_case(type, DML_TENSOR_DATA_TYPE_INT64, {300, 8209}, 0, rng() % 2, /*exclusive=*/sum, rng);
+        check_random_case(type, F16, {300, 4099}, 0, rng() % 2, rng() % 2, rng);
     }
 }
 
 // An outer axis over too few columns for the row walk: on CPUs the chunk walk
-// (staging=chunk_walk; not float16, which keeps the chunked scan) cuts the
-// rows into chunks of about 256 KiB (chunk_walk_bytes), totals them, carries,
-// then walks each chunk from its carry. 31 columns are fewer than any CPU's
+// (staging=chunk_walk; float16 into float32 totals, its chunks sized by them)
+// cuts the rows into chunks of about 256 KiB (chunk_walk_bytes), totals them,
+// carries, then walks each chunk from its carry. 31 columns are fewer than any CPU's
 // scan_walk_min_columns: [16000, 31] makes 8 chunks of 2114 float32 rows (a
 // partial last one; 16 of int64), [70000, 2] 3 of 32768, and the 3-D shape 3
 // chunks in each of 3 blocks of o (tasks over both). Every type, inclusive

@@ -188,8 +188,8 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     // scan_walk_columns_per_thread per thread of the pool (x86: 32 and 32; ARM:
     // 512 and none): the row walk (staging=columns), with the chunked kernel
     // that in-place exclusive scans take; not float16 (float32 totals). Fewer
-    // columns: the chunk walk (staging=chunk_walk), the same chunked kernel
-    // beside it. Columns over the outer dims count together.
+    // columns, and float16 at any count: the chunk walk (staging=chunk_walk),
+    // the same chunked kernel beside it. Columns over the outer dims count together.
     const bool arm = std::string(HDML_TEST_CPU_PLATFORM) == "arm";
     const uint32_t walk_min = arm ? 512 : std::max(32u, 32u * pool_threads());
     INFO("the row walk from " << walk_min << " columns (" << pool_threads() << " threads)");
@@ -201,8 +201,9 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, DML_TENSOR_DATA_TYPE_UINT32, {100000, 5}, 0) ==
           "hdml_scan_uint32_outer_sum_staging_chunk_walk" + p + " hdml_scan_uint32_outer_sum" + p);
-    CHECK(cumsum(r, F16, {64, walk_min}, 0) == "hdml_scan_float16_outer_sum" + p);
-    CHECK(cumsum(r, F16, {64, 16}, 0) == "hdml_scan_float16_outer_sum" + p);
+    const std::string chunk_walk16 = "hdml_scan_float16_outer_sum_staging_chunk_walk" + p + " hdml_scan_float16_outer_sum" + p;
+    CHECK(cumsum(r, F16, {64, walk_min}, 0) == chunk_walk16);
+    CHECK(cumsum(r, F16, {64, 16}, 0) == chunk_walk16);
     // Rows of 2, 3, 4 or 8 packed columns: the period walk (the rows as one line
     // of that many interleaved scans, staging=line_walk period=P), the chunked
     // outer kernel beside it; rows that do not follow one another (DECREASING
@@ -229,7 +230,7 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, F32, {1000, 6}, 0) ==
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
-    CHECK(cumsum(r, F16, {1000, 2}, 0) == "hdml_scan_float16_outer_sum" + p);
+    CHECK(cumsum(r, F16, {1000, 2}, 0) == chunk_walk16);  // (no float16 period walk)
     const std::string vector_scan = "hdml_scan_float32_inner_sum" + p;
     CHECK(cumsum(r, F32, {1, 1024}, 1) ==
           (chunks ? "hdml_scan_float32_inner_sum_staging_chunk_walk" + p + " " + vector_scan : vector_scan));

@@ -75,8 +75,9 @@ std::string row_walk(const ScanQuery &q) {
 }
 
 // CPUs: the chunk walk, for the outer scans the row walk leaves (too few
-// columns for the pool's threads): its tasks are chunks of whole rows, so any
-// column count keeps every thread on contiguous rows.
+// columns for the pool's threads; float16, which has no row walk, at any
+// count): its tasks are chunks of whole rows, so any column count keeps every
+// thread on contiguous rows.
 std::string chunk_walk(const ScanQuery &q) {
     if (!q.shape.outer_layout) return "inner layout";
     return "";

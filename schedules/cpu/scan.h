@@ -22,10 +22,34 @@ inline void schedule_carries_cpu(ScanStages &s, int lanes, const Halide::Expr &b
         .vectorize(ii, lanes, TailStrategy::GuardWithIf);
 }
 
+// The chunk walk of float16 (ChunkWalk::totals): a task per (chunk, o), in
+// blocks of `block` columns, walks each block's rows into float32 totals (a
+// buffer of chunk rows x block, allocated once per task), then narrows them.
+inline void schedule_chunk_rows_widened_cpu(ScanStages &s, int lanes, const Halide::Expr &block) {
+    using namespace Halide;
+    const ChunkWalk &w = s.chunk_walk;
+    RVar task("task");
+    Var ib("ib"), ii("ii");
+    Stage narrowed = s.output.update(0);
+    narrowed.allow_race_conditions()  // (tasks write their own chunk's rows)
+        .split(s.i, ib, ii, block, TailStrategy::GuardWithIf)
+        .reorder(ii, w.row, ib, w.chunk, w.line)
+        .fuse(w.chunk, w.line, task)
+        .parallel(task)
+        .vectorize(ii, lanes, TailStrategy::GuardWithIf);
+    narrowed.specialize(s.dense);
+    Func totals = w.totals;
+    totals.store_at(s.output, task).compute_at(s.output, ib);
+    totals.update(0).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+    totals.update(1).reorder(s.i, w.total_row).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+    totals.update(1).specialize(s.dense && s.inclusive);  // dense vectors, no select
+    totals.update(1).specialize(s.dense);
+}
+
 // staging=chunk_walk (outer layout, too few columns for the row walk): a task
 // per (chunk, o) totals the chunk's rows; the carries as in the blocked scan;
 // then a task per (chunk, o) walks the chunk's rows whole (vectors across the
-// row, the row before read back from L1 or L2). `lanes` and the carries'
+// row, the row before read back from L1 or L2; float16 above). `lanes` and the carries'
 // `block` of columns are the blocked scan's (schedule_scan_cpu).
 inline void schedule_chunk_walk_cpu(ScanStages &s, int lanes, const Halide::Expr &block) {
     using namespace Halide;
@@ -39,6 +63,7 @@ inline void schedule_chunk_walk_cpu(ScanStages &s, int lanes, const Halide::Expr
         .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
     s.chunk_total.update().specialize(s.dense);
     schedule_carries_cpu(s, lanes, block);
+    if (s.chunk_walk.totals.defined()) return schedule_chunk_rows_widened_cpu(s, lanes, block);
     const ChunkWalk &w = s.chunk_walk;
     RVar task("task");
     s.output.update(0).vectorize(s.i, lanes, TailStrategy::GuardWithIf).specialize(s.dense);  // the chunks' first rows
