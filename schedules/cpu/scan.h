@@ -194,6 +194,9 @@ inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const H
     Var task("task"), line("line");
     const Expr line_bytes = clamp(w.extent, 1, p.task_bytes) * w.type.bytes();
     const Expr lines_per_task = max(p.task_bytes / line_bytes, 1);
+    Stage walk = w.output.update(0);
+    // A vector's lanes read the element before the vector, which the vector before stored.
+    walk.allow_race_conditions();
     if (w.chunk_elements > 0) {
         // float16 in chunks: a task per (chunk, line) walks the chunk's
         // float32 totals (in L2), then narrows them.
@@ -206,19 +209,7 @@ inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const H
             .vectorize(element, w.lanes, TailStrategy::GuardWithIf);
         w.narrowed.specialize(w.dense);  // dense stores
         w.output.compute_at(w.narrowed, task);
-        Stage walk = w.output.update(0);
-        walk.allow_race_conditions().vectorize(w.lane);  // (a vector's lanes read the total the vector before stored)
-        for (Func step : w.steps) {
-            step.compute_at(w.output, w.vec).bound(w.step_lane, 0, w.lanes).vectorize(w.step_lane);
-        }
-        walk.specialize(w.dense && w.inclusive);
-        walk.specialize(w.dense);
-        return;
-    }
-    Stage walk = w.output.update(0), rest = w.output.update(1);
-    // A vector's lanes read the element before the vector, which the vector before stored.
-    walk.allow_race_conditions();
-    if (w.narrowed.defined()) {
+    } else if (w.narrowed.defined()) {
         // float16: a task's lines one at a time, each walked whole into a
         // float32 line (in the caches) that the output then narrows.
         w.narrowed.split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf)
@@ -239,10 +230,14 @@ inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const H
             .parallel(task);
     }
     walk.vectorize(w.lane);
-    if (w.narrowed.defined()) {
-        rest.unscheduled();  // inside the output's line
-    } else {
-        rest.split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf).parallel(task);
+    // The lines' rests (float16 chunks have none): float16's inside the output's line.
+    if (w.output.num_update_definitions() > 1) {
+        Stage rest = w.output.update(1);
+        if (w.narrowed.defined()) {
+            rest.unscheduled();
+        } else {
+            rest.split(w.o, task, line, lines_per_task, TailStrategy::GuardWithIf).parallel(task);
+        }
     }
     for (Func step : w.steps) {
         step.compute_at(w.output, w.vec).bound(w.step_lane, 0, w.lanes).vectorize(w.step_lane);
