@@ -336,6 +336,10 @@ foreach (op sum product)
     foreach (staging line_walk chunk_walk)
         hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=inner staging=${staging}
                     PLATFORMS x86 arm)
+        foreach (period 2 3 4 8)
+            hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=inner period=${period}
+                        staging=${staging} PLATFORMS x86 arm)
+        endforeach ()
     endforeach ()
 endforeach ()
 # The CUDA walks, one pass over the input from memory: a block per line walks

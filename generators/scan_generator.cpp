@@ -405,12 +405,11 @@ private:
     // indexed (i, element in chunk, chunk, o): a task computes its chunk's
     // alone), its first vector from the chunk's carry (define_line_chunks),
     // then narrowed into the output (w->narrowed). Lines of whole vectors only
-    // (the runtime sends multiples of 16): no rest.
+    // (the runtime sends multiples of 16 x period): no rest.
     template <typename Combine, typename Own>
     void define_chunk_totals(Func x, const VectorScan &s, const Expr &identity, Combine combine, const Expr &whole,
                              Own own, VectorWalk *w) {
-        _halide_user_assert(period == 1) << "scan: float16 walks lines of one scan (period 1)";
-        const int lanes = s.lanes;
+        const int lanes = s.lanes, p = period;
         const Var i = w->i, r = w->r, o = w->o;
         define_line_chunks(x, s, identity, combine, whole, w);
         const Expr vectors = w->chunk_vectors, extent = input.dim(1).extent();
@@ -424,8 +423,10 @@ private:
         RDom walk(0, lanes, 0, min(vectors, whole), "walk");
         walk.where(c * vectors + walk.y < whole);  // the last chunk's vectors only
         const Expr vector_at = unsafe_promise_clamped(c * vectors + walk.y, 0, whole - 1), local = walk.y * lanes;
-        const Expr before = max(vector_at * lanes, 1) - 1;  // the element before the vector (line-wide)
-        const Expr stored = totals(i, max(local, 1) - 1, c, o);
+        // The element of the lane's scan before the vector, line-wide and in the
+        // chunk (the max keeps the unused load of a chunk's first vector inside).
+        const Expr scan_lane = walk.x % p, before = max(vector_at * lanes + scan_lane, p) - p;
+        const Expr stored = totals(i, max(local + scan_lane, p) - p, c, o);
         const Expr carry = select(walk.y == 0, w->chunk_carry(i, walk.x, c, o),
                                   select(exclusive == 0, stored, combine(stored, x(i, before, o))));
         totals(i, local + walk.x, c, o) = combine(carry, own(walk.x, vector_at, o));

@@ -325,9 +325,9 @@ TEST_CASE("cumulative ops down an outer axis in chunks of rows, every type", "[s
 }
 
 // An outer axis over 2, 3, 4 or 8 packed columns: on CPUs the period walk (a
-// line walk of that many interleaved scans over the rows as one line; not
-// float16, nor DECREASING, whose rows run backwards: those take the chunk
-// walk or the chunked scan), here never in chunks (the overlay; the test
+// line walk of that many interleaved scans over the rows as one line, float16
+// into float32 totals; not DECREASING, whose rows run backwards: those take the
+// chunk walk or the chunked scan), here never in chunks (the overlay; the test
 // below has them). Lines of 5003 and 20011 rows end in a partial vector (the
 // walk's second pass, as 7001 of 3 columns: vectors of 48 float32 on
 // AVX-512), [5, 2] is all rest and [8, 2] one whole vector;
@@ -399,7 +399,8 @@ TEST_CASE("cumulative ops: the CPU line walk on lines of any length", "[scan][ra
 // this overlay any line length: one vector, partial vectors only (all rest),
 // a partial chunk, several chunks (chunk_walk_bytes: 256 KiB) and their rest;
 // float16 lines of a multiple of 16 (the others keep the vector scan), also
-// 5 lines at once (scan_line_chunks_float16_min_line).
+// 5 lines at once (scan_line_chunks_float16_min_line), and the period walk's
+// float16 lines of a multiple of 16 (48 for 3 columns).
 // One line (1-D), or two (in chunks on pools of 3 threads or more); every
 // type, direction and exclusivity; inner strides random.
 TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[scan][random]") {
@@ -423,6 +424,13 @@ TEST_CASE("cumulative ops: the CPU chunk walk along few lines of any length", "[
                 }
                 check_random_case(type, dtype, {2, 100000}, 1, rng() % 2, rng() % 2, rng);
                 check_random_case(type, dtype, {5, 65552}, 1, rng() % 2, rng() % 2, rng);
+                // The period walk's float16 chunks: lines of whole vectors (a multiple of 16, 48 for 3 scans).
+                for (bool exclusive : {false, true}) {
+                    check_random_case(type, dtype, {150000, 2}, 0, false, exclusive, rng, Strides::packed);
+                    check_random_case(type, dtype, {100000, 3}, 0, false, exclusive, rng, Strides::packed);
+                    check_random_case(type, dtype, {40000, 8}, 0, false, exclusive, rng, Strides::packed);
+                }
+                check_random_case(type, dtype, {3, 32768, 4}, 1, false, rng() % 2, rng, Strides::packed);
             }
             for (bool exclusive : {false, true}) {
                 check_random_case(type, dtype, {150001, 2}, 0, false, exclusive, rng, Strides::packed);

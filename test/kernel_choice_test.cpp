@@ -230,7 +230,13 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
     CHECK(cumsum(r, F32, {1000, 6}, 0) ==
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);
-    CHECK(cumsum(r, F16, {1000, 2}, 0) == chunk_walk16);  // (no float16 period walk)
+    // float16: the period walk into float32 totals; in chunks lines of whole vectors (a
+    // multiple of 16, 48 for 3 columns), however many from scan_line_chunks_float16_min_line
+    // (2^20), and only in chunks from there.
+    CHECK(cumsum(r, F16, {1000, 2}, 0) == period_walk("float16", "sum", 2));
+    CHECK(cumsum(r, F16, {1000, 3}, 0) == period_walk("float16", "sum", 3));
+    CHECK(cumsum(r, F16, {1 << 20, 8}, 0) == period_walk("float16", "sum", 8, "chunk_walk"));
+    CHECK(cumsum(r, F16, {(1 << 20) + 1, 8}, 0) == chunk_walk16);
     const std::string vector_scan = "hdml_scan_float32_inner_sum" + p;
     CHECK(cumsum(r, F32, {1, 1024}, 1) ==
           (chunks ? "hdml_scan_float32_inner_sum_staging_chunk_walk" + p + " " + vector_scan : vector_scan));
