@@ -405,7 +405,7 @@ private:
     // indexed (i, element in chunk, chunk, o): a task computes its chunk's
     // alone), its first vector from the chunk's carry (define_line_chunks),
     // then narrowed into the output (w->narrowed). Lines of whole vectors only
-    // (the runtime sends multiples of 16 x period): no rest.
+    // (the runtime sends multiples of 16, 48 for period 3): no rest.
     template <typename Combine, typename Own>
     void define_chunk_totals(Func x, const VectorScan &s, const Expr &identity, Combine combine, const Expr &whole,
                              Own own, VectorWalk *w) {
