@@ -320,9 +320,10 @@ endforeach ()
 # Lines fewer than the threads: each cut into chunks walked in parallel from
 # their carries (staging=chunk_walk). The period walks: the packed rows of an
 # outer scan over 2, 3, 4 or 8 columns walked as one line of interleaved scans
-# (a row is narrower than a vector), whole or in chunks.
+# (a row is narrower than a vector), whole or in chunks. float16 walks lines
+# (or chunks of them) into float32 totals of their own, then narrows them.
 foreach (op sum product)
-    foreach (dtype float32 int32 uint32 int64 uint64)
+    foreach (dtype float32 int32 uint32 int64 uint64 float16)
         foreach (staging line_walk chunk_walk)
             hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=inner staging=${staging}
                         PLATFORMS x86 arm)
@@ -330,15 +331,6 @@ foreach (op sum product)
                 hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=inner period=${period}
                             staging=${staging} PLATFORMS x86 arm)
             endforeach ()
-        endforeach ()
-    endforeach ()
-    # float16 walks lines (or chunks of them) into float32 totals of their own, then narrows them.
-    foreach (staging line_walk chunk_walk)
-        hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=inner staging=${staging}
-                    PLATFORMS x86 arm)
-        foreach (period 2 3 4 8)
-            hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=inner period=${period}
-                        staging=${staging} PLATFORMS x86 arm)
         endforeach ()
     endforeach ()
 endforeach ()
