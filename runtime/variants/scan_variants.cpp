@@ -98,6 +98,21 @@ std::string period_line(const ScanQuery &q, int period, ScanQuery *line) {
     return "";
 }
 
+// float16 walks in chunks walk whole vectors of float32 totals (16 lanes, 48
+// for 3 interleaved scans, at most): lines of a multiple of lcm(16, period), no rest.
+std::string float16_whole_vectors(int64_t extent, int period) {
+    const int64_t whole = std::lcm(16, period);
+    if (extent % whole == 0) return "";
+    return format("float16 lines of %lld, not a multiple of %lld", (long long)extent, (long long)whole);
+}
+
+// float16 lines of at least scan_line_chunks_float16_min_line walk in chunks
+// however many there are, and only in chunks.
+bool float16_long_line(const ScanQuery &q, int64_t extent) {
+    const int64_t min_line = q.limits->scan_line_chunks_float16_min_line;
+    return q.float16 && min_line > 0 && extent >= min_line;
+}
+
 // CPUs: an outer scan over 2, 3, 4 or 8 dense columns, whose rows are
 // narrower than a vector (the row and chunk walks take a masked vector per
 // row: 2 columns at 0.06x PyTorch on 2 Xeon threads), walked as one line of
@@ -112,10 +127,9 @@ std::string period_walk(const ScanQuery &q) {
     ScanQuery line;
     const std::string refusal = period_line(q, period, &line);
     if (!refusal.empty()) return refusal;
-    const int64_t float16_min_line = q.limits->scan_line_chunks_float16_min_line;
-    if (q.float16 && float16_min_line > 0 && line.shape.r.extent >= float16_min_line) {
+    if (float16_long_line(q, line.shape.r.extent)) {
         return format("float16 lines of %lld, from scan_line_chunks_float16_min_line %lld (in chunks only)",
-                      (long long)line.shape.r.extent, (long long)float16_min_line);
+                      (long long)line.shape.r.extent, (long long)q.limits->scan_line_chunks_float16_min_line);
     }
     return small_buffers(line);
 }
@@ -152,15 +166,9 @@ std::string period_chunks(const ScanQuery &q) {
     std::string refusal = period_line(q, period, &line);
     if (refusal.empty()) refusal = small_buffers(line);
     if (!refusal.empty()) return refusal;
-    if (q.float16) {
-        // Whole vectors of float32 totals (16 lanes, 48 for 3 scans, at most): no rest.
-        const int64_t whole = std::lcm(16, period), float16_min_line = q.limits->scan_line_chunks_float16_min_line;
-        if (line.shape.r.extent % whole != 0) {
-            return format("float16 lines of %lld, not a multiple of %lld", (long long)line.shape.r.extent,
-                          (long long)whole);
-        }
-        if (float16_min_line > 0 && line.shape.r.extent >= float16_min_line) return "";  // however many
-    }
+    if (q.float16) refusal = float16_whole_vectors(line.shape.r.extent, period);
+    if (!refusal.empty()) return refusal;
+    if (float16_long_line(q, line.shape.r.extent)) return "";  // however many
     return few_long_lines(q, line.shape, q.limits->scan_period_chunks_min_bytes, "scan_period_chunks_min_bytes",
                           period);
 }
@@ -172,15 +180,13 @@ std::string period_chunks(const ScanQuery &q) {
 // threads, 4 KiB 1.8x.
 std::string line_chunks(const ScanQuery &q) {
     if (q.shape.outer_layout) return "outer layout";
-    // float16's chunks are whole vectors of float32 totals (16 lanes at most, AVX-512): no rest.
-    if (q.float16 && q.shape.r.extent % 16 != 0) {
-        return format("float16 lines of %lld, not a multiple of 16", (long long)q.shape.r.extent);
+    if (q.float16) {
+        const std::string refusal = float16_whole_vectors(q.shape.r.extent, 1);
+        if (!refusal.empty()) return refusal;
     }
-    // float16 lines from scan_line_chunks_float16_min_line go in chunks however
-    // many: the vector scan buffers blocks of float32 lines, past the caches from
-    // lines of 2^20 (1.2-3.3 GB/s); chunks 3.1-11x there (Xeon, VM).
-    const int64_t float16_min_line = q.limits->scan_line_chunks_float16_min_line;
-    if (q.float16 && float16_min_line > 0 && q.shape.r.extent >= float16_min_line) return small_buffers(q);
+    // Long float16 lines however many: the vector scan buffers blocks of float32
+    // lines, past the caches from lines of 2^20 (1.2-3.3 GB/s); chunks 3.1-11x there (Xeon, VM).
+    if (float16_long_line(q, q.shape.r.extent)) return small_buffers(q);
     const std::string refusal =
         few_long_lines(q, q.shape, q.limits->scan_line_chunks_min_bytes, "scan_line_chunks_min_bytes", 1);
     return refusal.empty() ? small_buffers(q) : refusal;
