@@ -2,8 +2,9 @@
 // a line of at most max_line elements): one kernel, no carries. A block takes
 // scan_lines_per_block whole lines; their input is staged in shared memory
 // (coalesced), a thread per line scans it in registers, and the scanned lines
-// go back through shared memory to coalesced stores. Staging reads max_line + 1
-// elements per line, so the runtime takes the smallest max_line that holds the line.
+// go back through shared memory to coalesced stores. Staging reads max_line
+// elements per line (past a shorter line's end, its last element again), so the
+// runtime takes the smallest max_line that holds the line.
 #pragma once
 
 #include "Halide.h"
@@ -42,7 +43,7 @@ inline void schedule_scan_lines(ScanStages &s, const ScanTuning &p, const Halide
     Func scanned = s.scan.in(s.output);
     stage_chunks(s, scanned, LoopLevel(s.output, blk), s.o, threads, chunk);
     scanned.bound(s.c, 0, 1).reorder(s.i, s.k, s.c, s.o).gpu_threads(s.o).unroll(s.k);
-    s.scan.compute_at(scanned, s.o).bound(s.k, 0, chunk + 1).unroll(s.k);
+    s.scan.compute_at(scanned, s.o).bound(s.k, 0, chunk).unroll(s.k);
     s.scan.update(0).unscheduled();
     s.scan.update(1).unroll(s.step.x);
 }
