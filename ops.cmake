@@ -304,15 +304,17 @@ foreach (op sum product)
 endforeach ()
 # CPUs, outer axis over many columns: a task per block of columns walks down
 # every row, one pass over the input (the chunked scan reads it twice); own-width
-# types only, as on CUDA.
+# types carry from the output, as on CUDA, float16 from a float32 carry row
+# (its own family: a second output).
 # Fewer columns: chunks of rows in parallel, each walked whole from its carry
-# (the blocked scan's totals and carries first); float16 (no row walk) at any count.
+# (the blocked scan's totals and carries first); float16 into float32 totals of its own.
 foreach (op sum product)
     foreach (dtype float32 int32 uint32 int64 uint64)
         hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=outer staging=columns PLATFORMS x86 arm)
         hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=${dtype} layout=outer staging=chunk_walk PLATFORMS x86 arm)
     endforeach ()
-    # float16: chunks of rows walked into float32 totals of their own, at any column count.
+    hdml_kernel(FAMILY scan_carry_row GENERATOR scan_carry_row TUNING scan
+                PARAMS op=${op} dtype=float16 layout=outer staging=columns PLATFORMS x86 arm)
     hdml_kernel(FAMILY scan GENERATOR scan PARAMS op=${op} dtype=float16 layout=outer staging=chunk_walk PLATFORMS x86 arm)
 endforeach ()
 # CPUs, inner axis: each line walked vector by vector, one pass (the vector

@@ -3,9 +3,11 @@
 #
 #   hdml_generators(SOURCES ...)        the one generator executable (all families)
 #   hdml_operator(TYPE DML_OPERATOR_X FACTORY fn SOURCES ... TESTS ... BENCHMARKS ...)
-#   hdml_kernel(FAMILY f GENERATOR g PARAMS k=v ... PLATFORMS p ... [SMALL_BUFFERS])
+#   hdml_kernel(FAMILY f GENERATOR g PARAMS k=v ... PLATFORMS p ... [SMALL_BUFFERS] [TUNING s])
 #                                       SMALL_BUFFERS: built without large_buffers
 #                                       (32-bit indices: buffers under 2 GiB)
+#                                       TUNING: the params/ section of its numbers
+#                                       (default: the generator's)
 #   hdml_finalize()                     writes the tables, creates hdml_kernels_<platform>
 include_guard(GLOBAL)
 include(HdmlPlatforms)
@@ -161,7 +163,7 @@ function(hdml_effective_params out_var platform)
     set(${out_var} "${json}" PARENT_SCOPE)
 endfunction()
 
-# The tuning numbers for one kernel: its generator's entry of the effective
+# The tuning numbers for one kernel: its tuning scope's entry (hdml_kernel's TUNING, else its generator) of the effective
 # params, overridden by an entry named after the kernel.
 function(_hdml_tuning_params out_var platform generator kernel)
     hdml_effective_params(json ${platform})
@@ -300,7 +302,10 @@ function(_hdml_candidate_kernels platform lib name generator features anchor par
 endfunction()
 
 function(hdml_kernel)
-    cmake_parse_arguments(ARG "SMALL_BUFFERS" "FAMILY;GENERATOR" "PARAMS;PLATFORMS" ${ARGN})
+    cmake_parse_arguments(ARG "SMALL_BUFFERS" "FAMILY;GENERATOR;TUNING" "PARAMS;PLATFORMS" ${ARGN})
+    if (NOT ARG_TUNING)
+        set(ARG_TUNING ${ARG_GENERATOR})
+    endif ()
     list(SORT ARG_PARAMS)
     _hdml_kernel_params("${ARG_PARAMS}" suffix params_expression)
     set(name "hdml_${ARG_GENERATOR}_${suffix}")
@@ -309,7 +314,7 @@ function(hdml_kernel)
             continue()
         endif ()
         _hdml_anchor(anchor ${platform})
-        _hdml_tuning_params(tuning ${platform} ${ARG_GENERATOR} ${name})
+        _hdml_tuning_params(tuning ${platform} ${ARG_TUNING} ${name})
         set(lib ${name}_${platform})
         set(features ${HDML_${platform}_FEATURES})
         if (ARG_SMALL_BUFFERS)

@@ -20,7 +20,8 @@
 // define_column_walk) or along each line (staging=line_walk, inner layout:
 // define_line_walk) in one kernel, carrying from what they stored last; the
 // CPUs' walks go down the columns row by row (staging=columns:
-// define_row_walk), down chunks of whole rows from each chunk's carry
+// define_row_walk; float16's keeps its float32 totals in a carry row of their
+// own, ScanCarryRow below), down chunks of whole rows from each chunk's carry
 // (staging=chunk_walk: define_chunk_walk) and along each line vector by vector
 // (staging=line_walk: define_vector_walk).
 // Running totals are float32 for float16 data; integers wrap in the unsigned
@@ -707,6 +708,65 @@ private:
     }
 };
 
+// CPUs, float16 outer scans over many columns (the own-width types' row walk,
+// staging=columns, for data whose running totals are wider than its elements):
+// one pass down the rows, each row combined with the float32 running totals of
+// the row before. Those totals cannot come back from the float16 output (they
+// would round at every row), so the kernel has a second output, `carry`: the
+// runtime binds it to one float32 row per (i, o), its r dim of stride 0, which
+// every row's update overwrites after reading it (a task walks its columns' rows
+// in order, and no two tasks share a column). So the input is read once, where
+// the chunk walk reads it twice. An exclusive scan reads the input row before,
+// which in place is already overwritten: there the runtime takes the blocked scan.
+class ScanCarryRow : public Generator<ScanCarryRow> {
+public:
+    GeneratorParam<ScanOp> op{"op", ScanOp::Sum, {{"sum", ScanOp::Sum}, {"product", ScanOp::Product}}};
+    GeneratorParam<ElemType> dtype{"dtype", ElemType::Float16, elem_type_names()};
+    GeneratorParam<Layout> layout{"layout", Layout::Outer, layout_names()};
+    GeneratorParam<ScanStaging> staging{"staging", ScanStaging::Columns, scan_staging_names()};
+    ScanTuning tuning;
+
+    Input<Buffer<>> input{"input", 3};
+    Input<int32_t> exclusive{"exclusive"};  // 1: the current element is left out of its own total
+    // (the scan in the data type, the running totals in float32)
+    Output<Func> output{"output", {Float(16), Float(32)}, 3};
+
+    void configure() {
+        _halide_user_assert(dtype == ElemType::Float16 && layout == Layout::Outer &&
+                            staging == ScanStaging::Columns && !get_target().has_gpu_feature())
+            << "scan_carry_row is the CPUs' row walk (layout=outer staging=columns) of float16";
+        input.set_type(Float(16));
+    }
+
+    void generate() {
+        const Type t = Float(16), acc_t = Float(32);
+        const Conversions convert(get_target(), get_externs_map());
+        const bool sum = op == ScanOp::Sum;
+        const Expr identity = sum ? negative_zero(acc_t) : Expr(1.0f);  // (-0.0: see Scan)
+        auto combine = [&](const Expr &a, const Expr &b) { return sum ? a + b : a * b; };
+        Var i("i"), r("r"), o("o");
+        Func x("x");
+        x(i, r, o) = convert.widen(input(i, r, o), acc_t);
+        const Expr inclusive = exclusive == 0;
+        auto both = [&](const Expr &total) { return Tuple(convert.narrow(total, t), total); };
+        output(i, r, o) = Tuple(undef(t), undef(acc_t));
+        output(i, 0, o) = both(select(inclusive, x(i, 0, o), identity));
+        RDom row(1, input.dim(1).extent() - 1, "row");
+        output(i, row, o) = both(combine(output(i, row - 1, o)[1], select(inclusive, x(i, row, o), x(i, row - 1, o))));
+
+        const std::vector<OutputImageParam> outputs = Func(output).output_buffers();
+        OutputImageParam scanned = outputs[0], carry = outputs[1];
+        allow_any_strides(input);
+        allow_any_strides(scanned);
+        carry.dim(0).set_stride(1);  // (the runtime's row: its columns dense)
+        input.dim(1).set_min(0);
+        scanned.dim(1).set_min(0);  // (the carry's dims follow the output's)
+        RowWalk walk{output, i, o, row.x, inclusive, input.dim(0).stride() == 1 && scanned.dim(0).stride() == 1};
+        schedule_row_walk_cpu(walk, tuning, get_target());
+    }
+};
+
 }  // namespace hdml
 
 HALIDE_REGISTER_GENERATOR(hdml::Scan, scan)
+HALIDE_REGISTER_GENERATOR(hdml::ScanCarryRow, scan_carry_row)

@@ -124,6 +124,7 @@ const char *family_name(Family family) {
         case Family::copy_parts: return "copy_parts";
         case Family::split_parts: return "split_parts";
         case Family::scan: return "scan";
+        case Family::scan_carry_row: return "scan_carry_row";
     }
     return "?";
 }

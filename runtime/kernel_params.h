@@ -50,7 +50,9 @@ struct period {  // CPU line walk: the scans a line interleaves
 }  // namespace param
 #undef HDML_ENUMERATOR
 
-enum class Family : uint8_t { reduce, arg_reduce, gather, normalize_indices, copy, copy_parts, split_parts, scan };
+enum class Family : uint8_t {
+    reduce, arg_reduce, gather, normalize_indices, copy, copy_parts, split_parts, scan, scan_carry_row
+};
 
 // One kernel's parameters; 0 / none where it was built without one.
 struct KernelParams {

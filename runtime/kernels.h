@@ -46,6 +46,10 @@ using copy_parts_fn = decltype(copy_parts_signature(std::make_index_sequence<kCo
 using split_parts_fn = decltype(split_parts_signature(std::make_index_sequence<kCopyPartsPerLaunch>()));
 
 using scan_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t exclusive, halide_buffer_t *output);
+// The row walk whose running totals are wider than the data (float16): `carry`
+// holds them, one row per (i, o), its r dim of stride 0 (generators/scan_generator.cpp).
+using scan_carry_row_fn = int (*)(const void *user_context, halide_buffer_t *input, int32_t exclusive,
+                                  halide_buffer_t *output, halide_buffer_t *carry);
 
 using ErasedKernel = void (*)();
 

@@ -285,10 +285,10 @@ TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
 // inclusive for one op and exclusive for the other) are a whole tile and a
 // partial one, whose carry comes from the row the block stored last; columns
 // spread over o in the 3-D shape. On CPUs the same shapes take the row walk
-// (staging=columns, at least scan_walk_min_columns columns; float16 the chunk
-// walk: [300, 4099] in 5 chunks of 64 rows): tasks of walk_columns columns (a
-// partial last one) walk every row. In place, an exclusive scan takes the
-// chunked kernel.
+// (staging=columns, at least scan_walk_min_columns columns; float16 with its
+// float32 totals in a carry row, family scan_carry_row): tasks of walk_columns
+// columns (a partial last one) walk every row. In place, an exclusive scan
+// takes the chunked kernel.
 TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 5);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {

@@ -187,9 +187,12 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     // An outer axis over at least scan_walk_min_columns columns and
     // scan_walk_columns_per_thread per thread of the pool (x86: 32 and 32; ARM:
     // 512 and none): the row walk (staging=columns), with the chunked kernel
-    // that in-place exclusive scans take; not float16 (float32 totals). Fewer
-    // columns, and float16 at any count: the chunk walk (staging=chunk_walk),
-    // the same chunked kernel beside it. Columns over the outer dims count together.
+    // that in-place exclusive scans take; float16's keeps its float32 totals in
+    // a carry row (family scan_carry_row) where the kernel's tasks, blocks of
+    // scan_carry_row_task_columns columns of each outer index, are at least the
+    // pool's threads (x86: 128; ARM: none, the row walk's 512 columns). Fewer columns: the chunk walk
+    // (staging=chunk_walk), the same chunked kernel beside it. Columns over the
+    // outer dims count together.
     const bool arm = std::string(HDML_TEST_CPU_PLATFORM) == "arm";
     const uint32_t walk_min = arm ? 512 : std::max(32u, 32u * pool_threads());
     INFO("the row walk from " << walk_min << " columns (" << pool_threads() << " threads)");
@@ -202,7 +205,13 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(cumsum(r, DML_TENSOR_DATA_TYPE_UINT32, {100000, 5}, 0) ==
           "hdml_scan_uint32_outer_sum_staging_chunk_walk" + p + " hdml_scan_uint32_outer_sum" + p);
     const std::string chunk_walk16 = "hdml_scan_float16_outer_sum_staging_chunk_walk" + p + " hdml_scan_float16_outer_sum" + p;
-    CHECK(cumsum(r, F16, {64, walk_min}, 0) == chunk_walk16);
+    const uint32_t carry_row_min = arm ? 512 : std::max(32u, 128u * (pool_threads() - 1) + 1);
+    const std::string carry_row16 =
+        "hdml_scan_carry_row_float16_outer_sum_staging_columns" + p + " hdml_scan_float16_outer_sum" + p;
+    CHECK(cumsum(r, F16, {64, carry_row_min}, 0) == carry_row16);
+    CHECK(cumsum(r, F16, {2, 3, carry_row_min / 2}, 0) == carry_row16);
+    CHECK(cumsum(r, F16, {64, carry_row_min - 1}, 0) == chunk_walk16);
+    if (!arm) CHECK(cumsum(r, F16, {pool_threads(), 2, 64}, 1) == carry_row16);  // a task per outer index
     CHECK(cumsum(r, F16, {64, 16}, 0) == chunk_walk16);
     // Rows of 2, 3, 4 or 8 packed columns: the period walk (the rows as one line
     // of that many interleaved scans, staging=line_walk period=P), the chunked

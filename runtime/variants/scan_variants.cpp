@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 
 namespace hdml {
 
@@ -18,6 +19,7 @@ struct ScanVariant {
     KernelParams mapping;  // added to the function's parameters
     bool walk;             // one pass that reads the element before each tile (see ScanChoice)
     std::string (*refusal)(const ScanQuery &q);
+    std::optional<Family> family = std::nullopt;  // the kernels' family, where not the scan's
 };
 
 using P = KernelParams;
@@ -75,10 +77,33 @@ std::string row_walk(const ScanQuery &q) {
     return too_few_columns(q, q.limits->scan_walk_min_columns, "scan_walk_min_columns");
 }
 
-// CPUs: the chunk walk, for the outer scans the row walk leaves (too few
-// columns for the pool's threads; float16, which has no row walk, at any
-// count): its tasks are chunks of whole rows, so any column count keeps every
-// thread on contiguous rows.
+// CPUs: float16's row walk, its float32 running totals in a carry row of
+// their own (family scan_carry_row; the own-width types' row walk carries from
+// the output, which would round float16's totals at every row). It reads the
+// input once, where the chunk walk reads it twice, but the chunk walk keeps
+// every thread busy: fewer tasks than threads (1024 columns in 8 tasks at 16
+// Xeon threads) ran 0.59-0.95x it. So a task per thread, counted as the kernel
+// cuts them: blocks of scan_carry_row_task_columns columns (its walk_columns)
+// of each outer index ([16, N, 64] along N: 16 tasks, 1.6x the chunk walk at 16
+// Xeon threads); 0: the columns rule alone.
+std::string carry_row_walk(const ScanQuery &q) {
+    if (!q.float16) return "not float16 (own-width totals: the row walk carries from the output)";
+    const std::string refusal = too_few_columns(q, q.limits->scan_walk_min_columns, "scan_walk_min_columns");
+    const int64_t width = q.limits->scan_carry_row_task_columns;
+    if (!refusal.empty() || width <= 0) return refusal;
+    const ScanShape &s = q.shape;
+    const int64_t blocks = (s.i.extent + width - 1) / width;
+    const int64_t tasks = blocks > INT64_MAX / s.o.extent ? INT64_MAX : blocks * s.o.extent;
+    if (tasks < q.threads) {
+        return format("%lld tasks of scan_carry_row_task_columns %lld columns, fewer than the pool's %d threads",
+                      (long long)tasks, (long long)width, q.threads);
+    }
+    return "";
+}
+
+// CPUs: the chunk walk, for the outer scans the row walks leave (too few
+// columns for the pool's threads): its tasks are chunks of whole rows, so any
+// column count keeps every thread on contiguous rows.
 std::string chunk_walk(const ScanQuery &q) {
     if (!q.shape.outer_layout) return "inner layout";
     return "";
@@ -268,8 +293,11 @@ const ScanVariant kScanVariants[] = {
     // CUDA walks, one pass over the input: a block per long inner line, a block per 32 outer columns.
     {"staging=line_walk", kOnCuda, P{}.with(param::staging::line_walk), true, line_walk},
     {"staging=columns", kOnCuda, P{}.with(param::staging::columns), true, column_walk},
-    // CPUs, outer axis: a task per block of columns walks every row, one pass;
-    // fewer columns, a task per chunk of rows walks them whole from its carry.
+    // CPUs, outer axis: a task per block of columns walks every row, one pass
+    // (float16 with a carry row of float32 totals); fewer columns, a task per
+    // chunk of rows walks them whole from its carry.
+    {"staging=columns (float16, a carry row)", kOnCpu, P{}.with(param::staging::columns), true, carry_row_walk,
+     Family::scan_carry_row},
     {"staging=columns", kOnCpu, P{}.with(param::staging::columns), true, row_walk},
     // Rows of 2, 3, 4 or 8 packed columns: one line of interleaved scans, in
     // chunks where the lines are fewer than the threads, else walked whole.

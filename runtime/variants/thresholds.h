@@ -33,6 +33,7 @@ namespace hdml {
     X(scan_columns_min_columns, cuda)          /* CUDA: fewest columns per call for the column walk */         \
     X(scan_walk_min_columns, cpu)              /* CPUs: fewest columns per call for the row walk */            \
     X(scan_walk_columns_per_thread, cpu)       /* ... and at least this many per thread of the pool (0: none) */ \
+    X(scan_carry_row_task_columns, cpu)        /* ... float16's (a carry row) a task per thread, of these columns */ \
     X(scan_line_walk_multiple, cpu)            /* CPUs: the line walk takes lines of a multiple of it (<= 1: any) */ \
     X(scan_line_walk_max_line, cpu)            /* ... at most this long in a call ... */                       \
     X(scan_line_walk_min_bytes, cpu)           /* ... of fewer input bytes than this (0: any line, any size) */ \

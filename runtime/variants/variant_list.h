@@ -8,7 +8,10 @@
 #include "runtime/error.h"
 #include "runtime/kernels.h"
 
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace hdml {
@@ -25,9 +28,20 @@ inline bool serves_device(unsigned platforms, const hdml_device &device) {
 inline std::vector<KernelParams> kernel_candidates(const KernelParams &params) { return {params}; }
 inline std::vector<KernelParams> kernel_candidates(std::vector<KernelParams> twins) { return twins; }
 
+// The family of a variant's kernels: the list's, or the variant's own where
+// it names one (a std::optional<Family> member `family`, set).
+template <typename Variant, typename = void>
+struct VariantFamily {
+    static Family of(const Variant &, Family list_family) { return list_family; }
+};
+template <typename Variant>
+struct VariantFamily<Variant, std::void_t<decltype(std::declval<Variant>().family)>> {
+    static Family of(const Variant &v, Family list_family) { return v.family.value_or(list_family); }
+};
+
 // The first entry of `list` (Variant: name, platforms, refusal(query) -> ""
-// when it serves the query, else why not) with a kernel built for
-// `params_of(variant)` (KernelParams, or a preference-ordered list of twins:
+// when it serves the query, else why not) with a kernel of `family` (or the
+// entry's own, VariantFamily) built for `params_of(variant)` (KernelParams, or a preference-ordered list of twins:
 // the first built wins); `*log` lists the entries passed over, with reasons.
 // Starts at `first`; returns the index, or -1 if none.
 template <typename Variant, size_t N, typename Query, typename ParamsOf>
@@ -40,7 +54,7 @@ int choose_variant(const Variant (&list)[N], size_t first, const hdml_device &de
         if (why.empty()) {
             std::string tried;
             for (const KernelParams &params : kernel_candidates(params_of(v))) {
-                *kernel = find_kernel(device, family, params);
+                *kernel = find_kernel(device, VariantFamily<Variant>::of(v, family), params);
                 if (*kernel) return (int)k;
                 tried += format("%s%s", tried.empty() ? "" : " or ", params.describe().c_str());
             }
