@@ -163,8 +163,9 @@ function(hdml_effective_params out_var platform)
     set(${out_var} "${json}" PARENT_SCOPE)
 endfunction()
 
-# The tuning numbers for one kernel: its tuning scope's entry (hdml_kernel's TUNING, else its generator) of the effective
-# params, overridden by an entry named after the kernel.
+# The tuning numbers for one kernel: its tuning scope's entry (hdml_kernel's
+# TUNING, else its generator) of the effective params, overridden by an entry
+# named after the kernel.
 function(_hdml_tuning_params out_var platform generator kernel)
     hdml_effective_params(json ${platform})
     set(params "")

@@ -103,7 +103,8 @@ public:
         std::unique_ptr<float[]> memory(new (std::nothrow) float[(size_t)totals]);
         if (!memory) return fail(E_OUTOFMEMORY, format("%s: no memory for %lld float32 running totals.", kernel->name,
                                                        (long long)totals));
-        float *carry = memory.get() + (kLine - reinterpret_cast<uintptr_t>(memory.get()) / sizeof(float) % kLine) % kLine;
+        const int64_t misaligned = reinterpret_cast<uintptr_t>(memory.get()) / sizeof(float) % kLine;
+        float *carry = memory.get() + (kLine - misaligned) % kLine;
         return run_xyz(device, shape.i, shape.r, shape.o, shape.loops, input, type, output, type, kernel->name,
                        [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
                            KernelBuffer<3> carry_buf(carry, halide_type_t(halide_type_float, 32), device);

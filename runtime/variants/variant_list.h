@@ -41,8 +41,9 @@ struct VariantFamily<Variant, std::void_t<decltype(std::declval<Variant>().famil
 
 // The first entry of `list` (Variant: name, platforms, refusal(query) -> ""
 // when it serves the query, else why not) with a kernel of `family` (or the
-// entry's own, VariantFamily) built for `params_of(variant)` (KernelParams, or a preference-ordered list of twins:
-// the first built wins); `*log` lists the entries passed over, with reasons.
+// entry's own, VariantFamily) built for `params_of(variant)` (KernelParams, or
+// a preference-ordered list of twins: the first built wins); `*log` lists the
+// entries passed over, with reasons.
 // Starts at `first`; returns the index, or -1 if none.
 template <typename Variant, size_t N, typename Query, typename ParamsOf>
 int choose_variant(const Variant (&list)[N], size_t first, const hdml_device &device, Family family,
