@@ -92,8 +92,8 @@ public:
     // the call (uninitialised: the walk writes row 0's before any row reads
     // them), bound with the r dim of stride 0, so each row overwrites the last.
     // Rows start on cache lines, as the tasks' blocks of columns then do: tasks
-    // that share a line rewrite it at every row (false sharing: 0.17-0.32x on
-    // the 16-core Xeon).
+    // that share a line rewrite it at every row (false sharing: at 16 Xeon
+    // threads 4096 columns ran 0.78x the chunk walk unaligned, 1.07x aligned).
     HRESULT run_carry_row(const KernelEntry *kernel, const ScanShape &shape, const uint8_t *input, uint8_t *output,
                           halide_type_t type) {
         constexpr int64_t kLine = 64 / sizeof(float);
