@@ -42,6 +42,17 @@ using namespace Halide;
 
 enum class ScanOp { Sum, Product };
 
+// The scan's identity in the accumulator type: -0.0 for float sums, the IEEE
+// identity (-0 + -0 = -0; +0 would make every sum of -0s +0); 0 or 1 otherwise.
+Expr scan_identity(ScanOp op, Type acc_t) {
+    if (op == ScanOp::Sum) return acc_t.is_float() ? negative_zero(acc_t) : cast(acc_t, 0);
+    return cast(acc_t, 1);
+}
+
+Expr scan_combine(ScanOp op, const Expr &a, const Expr &b) {
+    return op == ScanOp::Sum ? a + b : a * b;
+}
+
 class Scan : public Generator<Scan> {
 public:
     GeneratorParam<ScanOp> op{"op", ScanOp::Sum, {{"sum", ScanOp::Sum}, {"product", ScanOp::Product}}};
@@ -74,10 +85,8 @@ public:
         const Type t = halide_type_of(dtype);
         const Type acc_t = t.is_float() ? Float(32) : UInt(t.bits());
         const Conversions convert = conversions();
-        const bool sum = op == ScanOp::Sum;
-        // -0.0 for float sums: the IEEE identity (-0 + -0 = -0; +0 would make every sum of -0s +0).
-        const Expr identity = sum && t.is_float() ? negative_zero(acc_t) : cast(acc_t, sum ? 0 : 1);
-        auto combine = [&](const Expr &a, const Expr &b) { return sum ? a + b : a * b; };
+        const Expr identity = scan_identity(op, acc_t);
+        auto combine = [&](const Expr &a, const Expr &b) { return scan_combine(op, a, b); };
 
         Var i("i"), r("r"), o("o"), k("k"), c("c"), n("n"), nth("nth"), g("g"), j("j");
         const Expr extent = input.dim(1).extent();
@@ -741,9 +750,8 @@ public:
     void generate() {
         const Type t = Float(16), acc_t = Float(32);
         const Conversions convert(get_target(), get_externs_map());
-        const bool sum = op == ScanOp::Sum;
-        const Expr identity = sum ? negative_zero(acc_t) : Expr(1.0f);  // (-0.0: see Scan)
-        auto combine = [&](const Expr &a, const Expr &b) { return sum ? a + b : a * b; };
+        const Expr identity = scan_identity(op, acc_t);
+        auto combine = [&](const Expr &a, const Expr &b) { return scan_combine(op, a, b); };
         Var i("i"), r("r"), o("o");
         Func x("x");
         x(i, r, o) = convert.widen(input(i, r, o), acc_t);
