@@ -9,8 +9,12 @@
 #                                   CASES, one round each in turn: $OUT/ab-<threads>.jsonl, each line tagged with
 #                                   its library and round (which library runs second can lose at 16 threads:
 #                                   alternate the order too)
+#   bench/cpu/device_run.sh pairs   the libraries LIBS (default "def new", the baseline first) paired by
+#                                   bench/cpu/lib_ab.py, REPEATS (default 3) times over the cases CASES (a regex)
+#                                   of CORPUS (default bench/cpu/corpus.json), at each thread count of THREADS:
+#                                   $OUT/pairs-<threads>.jsonl, its summary on stdout
 set -u
-mode=${1:?usage: device_run.sh table|ab}
+mode=${1:?usage: device_run.sh table|ab|pairs}
 bin=$(cd "${BIN:-.device-bin}" && pwd)
 threads=${THREADS:-16 2}
 rounds=${ROUNDS:-3}
@@ -39,5 +43,15 @@ ab)
         done
         echo "round $r done $(( $(date +%s) - start )) s"
     done ;;
-*) echo "device_run.sh: mode is table or ab, not '$mode'" >&2; exit 2 ;;
+pairs)
+    named=()
+    for lib in ${LIBS:-def new}; do xz -dkf "$bin/$lib.so.0.xz"; named+=("$lib=$bin/$lib.so.0"); done
+    for t in $threads; do
+        ${PYTHON:-python3} bench/cpu/lib_ab.py --threads "$t" --repeats "${REPEATS:-3}" \
+            --corpus "${CORPUS:-bench/cpu/corpus.json}" --cases "${CASES:-.}" "${named[@]}" \
+            > "$OUT/pairs-$t.jsonl" 2>>"$OUT/bench.err"
+        ${PYTHON:-python3} bench/cpu/lib_ab.py --summary "$OUT/pairs-$t.jsonl"
+        echo "threads $t done $(( $(date +%s) - start )) s"
+    done ;;
+*) echo "device_run.sh: mode is table, ab or pairs, not '$mode'" >&2; exit 2 ;;
 esac
