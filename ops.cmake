@@ -20,6 +20,7 @@
 
 hdml_generators(SOURCES
     generators/cpu_functions.cpp
+    generators/exp.cpp
     generators/float16.cpp
     generators/runtime_anchor_generator.cpp
     generators/reduce_generator.cpp

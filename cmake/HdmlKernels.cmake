@@ -23,33 +23,37 @@ function(hdml_generators)
     endif ()
 endfunction()
 
-# generators/cpu_functions.ll as LLVM bitcode for each CPU, embedded in the
-# generator (generators/cpu_functions.h). clang must be LLVM 14's, as
+# generators/cpu_functions.ll as LLVM bitcode for each CPU, and
+# cpu_functions_avx512.ll for x86 (linked only into AVX-512 kernels), embedded
+# in the generator (generators/cpu_functions.h). clang must be LLVM 14's, as
 # Halide 14's: an older LLVM cannot read newer bitcode.
 function(_hdml_cpu_bitcode generator)
     find_program(HDML_CLANG_14 NAMES clang-14 HINTS /usr/lib/llvm-14/bin)
     if (NOT HDML_CLANG_14)
         message(FATAL_ERROR "hdml: clang-14 (Debian package clang-14) compiles generators/cpu_functions.ll")
     endif ()
-    set(source "${PROJECT_SOURCE_DIR}/generators/cpu_functions.ll")
     set(dir "${HDML_GENERATED_DIR}/cpu_functions")
-    # Halide's arch and OS, then clang's triple for them (Halide 14's own spelling).
-    set(cpus "X86 Linux x86_64-unknown-linux-gnu" "ARM Linux aarch64-unknown-linux-gnueabihf")
+    # Halide's arch and OS, clang's triple for them (Halide 14's own spelling), the module.
+    set(modules "X86 Linux x86_64-unknown-linux-gnu cpu_functions"
+                "ARM Linux aarch64-unknown-linux-gnueabihf cpu_functions"
+                "X86 Linux x86_64-unknown-linux-gnu cpu_functions_avx512")
     set(bitcodes "")
     set(entries "")
-    foreach (cpu IN LISTS cpus)
-        separate_arguments(cpu)
-        list(GET cpu 0 arch)
-        list(GET cpu 1 os)
-        list(GET cpu 2 triple)
-        set(bitcode "${dir}/${triple}.bc")
+    foreach (module IN LISTS modules)
+        separate_arguments(module)
+        list(GET module 0 arch)
+        list(GET module 1 os)
+        list(GET module 2 triple)
+        list(GET module 3 name)
+        set(source "${PROJECT_SOURCE_DIR}/generators/${name}.ll")
+        set(bitcode "${dir}/${triple}-${name}.bc")
         add_custom_command(OUTPUT "${bitcode}"
                            COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
                            COMMAND "${HDML_CLANG_14}" --target=${triple} -Wno-override-module -c -emit-llvm
                                    -x ir "${source}" -o "${bitcode}"
                            DEPENDS "${source}" VERBATIM)
         list(APPEND bitcodes "${bitcode}")
-        list(APPEND entries "${arch}:${os}:${bitcode}")
+        list(APPEND entries "${arch}:${os}:${name}:${bitcode}")
     endforeach ()
     set(table "${dir}/cpu_bitcode.cpp")
     add_custom_command(OUTPUT "${table}"

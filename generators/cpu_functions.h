@@ -1,8 +1,9 @@
 // LLVM functions that CPU kernels call (generators/cpu_functions.ll): float16
 // conversions (generators/float16.h) and a software prefetch
-// (generators/prefetch.h). The build compiles the file for each CPU and embeds
-// the bitcode here; a kernel that calls one links it into its module, where
-// LLVM inlines it.
+// (generators/prefetch.h); for x86 kernels built for AVX-512, the instructions
+// of a cheaper exp (cpu_functions_avx512.ll, generators/exp.h). The build
+// compiles each file for its CPUs and embeds the bitcode here; a kernel that
+// calls one links its module, where LLVM inlines it.
 #pragma once
 
 #include "Halide.h"
@@ -12,10 +13,11 @@
 
 namespace hdml {
 
-// generators/cpu_functions.ll compiled for one CPU (the build generates the table).
+// generators/<module>.ll compiled for one CPU (the build generates the table).
 struct CpuBitcode {
     Halide::Target::Arch arch;
     Halide::Target::OS os;
+    const char *module;
     std::vector<uint8_t> code;
 };
 const std::vector<CpuBitcode> &cpu_bitcode();
@@ -25,7 +27,11 @@ const std::vector<CpuBitcode> &cpu_bitcode();
 // and x86 needs F16C (the float16 conversions).
 const CpuBitcode *cpu_bitcode_for(const Halide::Target &target);
 
-// Links `bitcode` into the kernel's module (once: by name).
+// cpu_functions_avx512.ll where the target is x86 with AVX-512 (Skylake's set,
+// DQ included), or null.
+const CpuBitcode *avx512_bitcode_for(const Halide::Target &target);
+
+// Links `bitcode` into the kernel's module (once: by its module's name).
 void link_cpu_functions(const Halide::Target &target, Halide::GeneratorContext::ExternsMap &externs,
                         const CpuBitcode &bitcode);
 

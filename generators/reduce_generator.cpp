@@ -2,6 +2,7 @@
 // ARGMAX/ARGMIN operators. Each pipeline reduces input(i, r, o) over r into
 // output(i, o); the runtime maps any DirectML descriptor onto that shape.
 #include "generators/common.h"
+#include "generators/exp.h"
 #include "generators/float16.h"
 #include "generators/prefetch.h"
 #include "generators/reduce_chunking.h"
@@ -55,7 +56,8 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                               const RowDomain &row, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning,
                               const Target &target, std::optional<Var> word = std::nullopt,
                               Expr plain_terms = Expr(), std::optional<ZeroSumSigns> zero_sum_signs = std::nullopt,
-                              std::optional<ChunkPartials> chunk_partials = std::nullopt) {
+                              std::optional<ChunkPartials> chunk_partials = std::nullopt,
+                              std::vector<Expr> plain_finishes = {}) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     const Expr prefetching = outer_prefetching(input, layout, tuning, target);
     if (prefetching.defined()) {
@@ -69,39 +71,8 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                         input.dim(1).extent(), input.dim(2).extent(), word, plain_terms, zero_sum_signs,
                         chunk_partials};
     stages.outer_prefetching = prefetching;
+    stages.plain_finishes = std::move(plain_finishes);
     schedule_reduce(stages, mapping, tuning, target);
-}
-
-// exp(x) for float32, lowered for the target. On CUDA, the MUFU's 2^x
-// (ex2.approx, max relative error 2 ulp; results below 2^-126 flush to 0) of
-// x * log2(e): 2 instructions where Halide 14's exp expands to a ~20-instruction
-// polynomial, which made LOG_SUM_EXP compute-bound on the H100. Elsewhere
-// Halide's exp (D3D12's HLSL exp is already the hardware's).
-Expr exp_for(const Target &target, const Expr &x) {
-    if (!target.has_feature(Target::CUDA)) return exp(x);
-    return Internal::Call::make(Float(32), "llvm.nvvm.ex2.approx.ftz.f", {x * 1.44269504f}, Internal::Call::PureExtern);
-}
-
-// exp(d) for float32 d <= 0, LOG_SUM_EXP's x - max on CPUs, where Halide 14's
-// exp (~20 vector instructions, with overflow and underflow selects) made the
-// sum pass compute-bound: 2^n * p(f), n = round(d log2 e), f the rest in
-// [-1/2, 1/2], p a degree-5 fit of 2^f with p(0) = 1, so a row's maximum adds
-// exactly 1 (1.7e-7 relative error elsewhere, evaluated in float32). d is
-// clamped to [-126 ln 2, 0]: smaller terms add under 2^-126 to a sum of at
-// least 1 (the maximum's own term), 2^n stays a normal float, and +inf gives 1.
-// NaN gives NaN: the clamps are selects that keep it (strict_float: the
-// simplifier would turn them into max and min, which drop it).
-Expr exp_of_nonpositive(const Expr &d) {
-    const Expr scaled = d * 1.44269504f;
-    const Expr t = strict_float(select(scaled > 0.0f, 0.0f, select(scaled < -126.0f, -126.0f, scaled)));
-    // 1.5 * 2^23 + t holds round(t) in its low mantissa bits (strict: the
-    // simplifier would cancel the magic number).
-    const Expr shifted = strict_float(t + 12582912.0f);
-    const Expr f = t - strict_float(shifted - 12582912.0f);
-    Expr p = 0.00132647261f;
-    for (float c : {0.00967151299f, 0.0555073358f, 0.240222424f, 0.693147004f, 1.0f}) p = p * f + c;
-    const Expr two_to_n = reinterpret(Float(32), (reinterpret(UInt(32), shifted) + cast<uint32_t>(127)) << 23);
-    return p * two_to_n;
 }
 
 // CPUs' LOG_SUM_EXP is m + log(sum of exp(x - shift)) over the row's maximum
@@ -382,8 +353,11 @@ public:
             return;
         }
         output(i, o) = convert.narrow(result, t);
+        // SUM and AVERAGE, the plain terms' usual finishes, get loops of their own (plain_finishes).
+        std::vector<Expr> plain_finishes;
+        if (plain_terms.defined()) plain_finishes = {finish == 0, finish == 1};
         finish_reducing_pipeline(input, output, reductions, i, o, row, layout, mapping, tuning, get_target(),
-                                 std::nullopt, plain_terms, zero_sum_signs);
+                                 std::nullopt, plain_terms, zero_sum_signs, std::nullopt, plain_finishes);
     }
 
     // The minimum of sign_at_top over row (i, o) of the plain terms where
@@ -454,9 +428,11 @@ public:
     // drop a NaN, and with it a larger element: then x - max > 0 for that
     // element, which the same NaN sum discards). A non-finite maximum (+inf
     // present, or every element -inf) shifts by 0, so no +inf - +inf: +inf
-    // adds 1 (CUDA: +inf) and the result is that maximum unless the sum is NaN.
+    // adds at least 1 (AVX-512 and CUDA: +inf) and the result is that maximum
+    // unless the sum is NaN.
     void generate_log_sum_exp_two_passes(const RowDomain &row, Var i, Var o) {
         const bool cuda = get_target().has_feature(Target::CUDA);
+        auto &externs = *get_externs_map();
         if (!cuda && (layout == Layout::Outer || mapping.rows == RowMapping::Split)) {
             return generate_log_sum_exp_pieces_cpu(row, i, o);
         }
@@ -470,7 +446,8 @@ public:
         const Expr m = peak(i, o), shift = log_sum_exp_shift(m);
         acc(i, o) = cast(acc_t, 0);
         auto term = [&](const Expr &x) {
-            return cuda ? exp_for(get_target(), widen(x) - shift) : exp_of_nonpositive(widen(x) - shift);
+            const Expr d = widen(x) - shift;
+            return cuda ? exp_for(get_target(), d) : exp_of_nonpositive(get_target(), externs, d);
         };
         for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
         output(i, o) = convert.narrow(log_sum_exp_result(m, acc(i, o)), t);
@@ -486,11 +463,12 @@ public:
     // (ChunkPartials::in_task), so the sum reads the piece from cache; the
     // row's sum is then that of s_c * exp(m_c - max), with the remaining
     // elements' terms (inner), at its maximum. A piece's non-finite maximum
-    // shifts it by 0, as a row's does above: all -inf adds count * 2^-126 to
-    // a sum of at least 1; a +inf or NaN piece leaves the row's own maximum
-    // non-finite (its answer, or NaN through the sum).
+    // shifts it by 0, as a row's does above: all -inf adds 0 (or count *
+    // 2^-126) to a sum of at least 1; a +inf or NaN piece leaves the row's
+    // own maximum non-finite (its answer, or NaN through the sum).
     void generate_log_sum_exp_pieces_cpu(const RowDomain &row, Var i, Var o) {
         _halide_user_assert(mapping.loads == RowLoads::Elements) << "CPU kernels load elements, not words";
+        auto &externs = *get_externs_map();
         const Type t = halide_type_of(dtype), acc_t = Float(32);
         const Conversions convert(get_target(), get_externs_map());
         auto widen = [&](const Expr &x) { return convert.widen(x, acc_t); };
@@ -569,13 +547,14 @@ public:
             in_task = {piece_peak, piece_shift, piece_sum};
         }
         piece_sum(piece_at) = cast(acc_t, 0);
-        piece_sum(piece_at) += exp_of_nonpositive(x_in_sum - shift_in_sum);
+        piece_sum(piece_at) += exp_of_nonpositive(get_target(), externs, x_in_sum - shift_in_sum);
         if (layout == Layout::Outer) {
             // The larger maximum stays, the other sum scaled by exp of the
-            // shifts' difference (never above 1, never 0: exp_of_nonpositive).
+            // shifts' difference (at most 1: the difference is never positive).
             auto merge = [&](const Tuple &a, const Tuple &b) {
                 const Expr b_larger = b[0] > a[0];
-                const Expr scale = exp_of_nonpositive(-abs(log_sum_exp_shift(a[0]) - log_sum_exp_shift(b[0])));
+                const Expr scale =
+                    exp_of_nonpositive(get_target(), externs, -abs(log_sum_exp_shift(a[0]) - log_sum_exp_shift(b[0])));
                 return Tuple(select(b_larger, b[0], a[0]), select(b_larger, a[1] * scale + b[1], a[1] + b[1] * scale));
             };
             pair(i, c, o) = Tuple(acc_t.min(), cast(acc_t, 0));
@@ -589,8 +568,14 @@ public:
         for (const Expr &r : rest) peak(i, o) = max(peak(i, o), widen(input(i, r, o)));
         const Expr m = peak(i, o), shift = log_sum_exp_shift(m);
         acc(i, o) = cast(acc_t, 0);
-        acc(i, o) += pair(i, piece, o)[1] * exp_of_nonpositive(log_sum_exp_shift(pair(i, piece, o)[0]) - shift);
-        for (const Expr &r : rest) acc(i, o) += exp_of_nonpositive(widen(input(i, r, o)) - shift);
+        // A piece of -inf (shift 0, sum 0) under a row's finite negative
+        // maximum has d > 0: clamped, so its 0 never meets an infinite scale.
+        const Expr piece_scale =
+            exp_of_nonpositive(get_target(), externs, min(log_sum_exp_shift(pair(i, piece, o)[0]) - shift, 0.0f));
+        acc(i, o) += pair(i, piece, o)[1] * piece_scale;
+        for (const Expr &r : rest) {
+            acc(i, o) += exp_of_nonpositive(get_target(), externs, widen(input(i, r, o)) - shift);
+        }
         output(i, o) = convert.narrow(log_sum_exp_result(m, acc(i, o)), t);
         // The runtime's buffers start at 0 (KernelBuffer): a vector of
         // columns then starts at a multiple of lanes, one prefetch a vector.

@@ -96,7 +96,7 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
     // rows of 16 1.07-1.31x on 16 Xeon threads; in rows=vectors, SUM over rows
     // of 64 ran 0.83-0.98x on the VM: left out there).
     const OutputImageParam results = s.output.output_buffer();
-    s.output.specialize(results.dim(results.dimensions() - 1).stride() == 1);
+    s.output_cases.push_back(s.output.specialize(results.dim(results.dimensions() - 1).stride() == 1));
     for (Func f : s.reductions) {
         f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
         Stage update = f.update();
@@ -445,10 +445,17 @@ inline void schedule_reduce_cpu(ReduceStages &s, const ReduceMapping &m, const R
                                 const Halide::Target &target) {
     schedule_mapping_cpu(s, m, p, target);
     // Last, so it copies the output's whole schedule; stages computed inside
-    // the output's loops see the condition and drop their selects. (The outer
-    // layout's terms are its partials', computed at root: they specialise
-    // on it themselves.)
-    if (s.plain_terms.defined() && s.layout == Layout::Inner) s.output.specialize(s.plain_terms);
+    // the output's loops see the condition and drop their selects; SUM's and
+    // AVERAGE's finishes first (plain_finishes). (The outer layout's terms are
+    // its partials', computed at root: they specialise on it themselves.)
+    if (s.plain_terms.defined() && s.layout == Layout::Inner) {
+        auto specialise = [&](Halide::Stage output) {
+            for (const Halide::Expr &finish : s.plain_finishes) output.specialize(s.plain_terms && finish);
+            output.specialize(s.plain_terms);
+        };
+        for (const Halide::Stage &output : s.output_cases) specialise(output);
+        specialise(s.output);
+    }
 }
 
 }  // namespace hdml
