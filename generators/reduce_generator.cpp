@@ -57,7 +57,7 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                               const Target &target, std::optional<Var> word = std::nullopt,
                               Expr plain_terms = Expr(), std::optional<ZeroSumSigns> zero_sum_signs = std::nullopt,
                               std::optional<ChunkPartials> chunk_partials = std::nullopt,
-                              std::vector<Expr> plain_finishes = {}) {
+                              std::vector<Expr> plain_finishes = {}, int vector_lanes = 0) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     const Expr prefetching = outer_prefetching(input, layout, tuning, target);
     if (prefetching.defined()) {
@@ -72,6 +72,7 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                         chunk_partials};
     stages.outer_prefetching = prefetching;
     stages.plain_finishes = std::move(plain_finishes);
+    stages.vector_lanes = vector_lanes;
     schedule_reduce(stages, mapping, tuning, target);
 }
 
@@ -164,18 +165,19 @@ Expr outer_row_index_with_prefetch(In &input, const ReduceTuning &tuning, Type t
 // rows=vectors_prefetched (row_vectors_prefetch_bytes), and for the outer
 // layout's rows (outer_prefetch_bytes), with a prefetch ahead tied to it on
 // CPUs (generators/prefetch.h, which leaves GPU targets r); r itself elsewhere.
+// `lanes`: the kernel's vector where not the natural one (cpu_reduce_lanes).
 template <typename In>
 Expr load_index_of_vectors(In &input, Layout layout, const ReduceMapping &mapping, const ReduceTuning &tuning, Type t,
                            size_t part, const Expr &i, const Expr &r, const Expr &o, const Target &target,
-                           GeneratorContext::ExternsMap &externs) {
+                           GeneratorContext::ExternsMap &externs, int lanes = 0) {
     if (part != 0 || mapping.loads != RowLoads::Elements) return r;
     if (layout == Layout::Outer) return outer_row_index_with_prefetch(input, tuning, t, i, r, o, target, externs);
     const int ahead = mapping.rows == RowMapping::Split               ? (int)tuning.prefetch_bytes
                       : mapping.rows == RowMapping::VectorsPrefetched ? (int)tuning.row_vectors_prefetch_bytes
                                                                       : 0;
     if (ahead <= 0) return r;
-    return row_index_with_prefetch(input, i, r, o, cpu_reduce_lanes(target, t), Expr((int64_t)ahead), target,
-                                   externs);
+    return row_index_with_prefetch(input, i, r, o, lanes > 0 ? lanes : cpu_reduce_lanes(target, t),
+                                   Expr((int64_t)ahead), target, externs);
 }
 
 // The elements step r of the row of output (i, o) reads: input(i, r, o)
@@ -774,6 +776,14 @@ public:
             << "arg_reduce: key_bits is 64, or 32 for 8- and 16-bit types";
         const int index_bits = key_bits == 32 ? 16 : 32;
         const Type key_t = UInt(key_bits);
+        // CPUs' plain inner kernel over 16-bit elements in 32-bit keys: its
+        // vectors take two of the row chunk's accumulators at once, so the
+        // elements' 16-bit keys fill a vector register (0: the natural lanes).
+        const int natural_lanes = cpu_reduce_lanes(get_target(), t);
+        const bool wide_vectors = key_bits == 32 && t.bits() == 16 &&
+                                  cpu_walks_row_chunks(layout, mapping, get_target()) &&
+                                  row.chunk % (2 * natural_lanes) == 0;
+        const int key_lanes = wide_vectors ? 2 * natural_lanes : 0;
         auto index_mask_of = [&](int bits) {
             return select(last_index != 0, cast<uint32_t>(0), cast<uint32_t>(Halide::UInt(bits).max()));
         };
@@ -831,7 +841,7 @@ public:
             for (size_t part = 0; part < row.at.size(); ++part) {
                 const Expr &r = row.at[part];
                 const Expr load_at = load_index_of_vectors(input, layout, mapping, tuning, t, part, i, r, o,
-                                                           get_target(), *get_externs_map());
+                                                           get_target(), *get_externs_map(), key_lanes);
                 const std::vector<Expr> xs = step_elements(input, mapping, t, i, load_at, o);
                 Expr step_best;
                 for (int e = 0; e < per_load; ++e) {
@@ -863,7 +873,7 @@ public:
                             input.dim(1).extent() * per_load, " elements is longer than ", most);
         }
         finish_reducing_pipeline(input, output, reductions, i, o, reduced, layout, mapping, tuning, get_target(), word,
-                                 Expr(), std::nullopt, chunk_partials);
+                                 Expr(), std::nullopt, chunk_partials, {}, key_lanes);
     }
 };
 

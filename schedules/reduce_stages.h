@@ -91,6 +91,10 @@ struct ReduceStages {
     // Specialisations of the output that a schedule made (rows=whole's
     // contiguous results): plain_terms' and plain_finishes' nest in each.
     std::vector<Halide::Stage> output_cases;
+    // CPU, the plain inner kernel: its vectors' lanes where not the natural
+    // ones (ARGMAX/ARGMIN's 16-bit elements in 32-bit keys: two of the row
+    // chunk's accumulators at once); 0: the natural lanes.
+    int vector_lanes = 0;
 
     // The row's first (usually only) part: the domain of the first update.
     const Halide::RDom &r() const { return row.parts[0]; }

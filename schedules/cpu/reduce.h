@@ -378,6 +378,8 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
         // `accumulators` vector registers; blocks merge a vector at a time.
         _halide_user_assert(s.row.chunk == lanes * p.accumulators && s.row.parts.size() == 2)
             << "the inner layout's rows are walked in chunks of lanes x accumulators (row_domain)";
+        const int vector = s.vector_lanes > 0 ? s.vector_lanes : lanes;
+        _halide_user_assert(s.row.chunk % vector == 0) << "vector_lanes must divide the row chunk";
         Var c("c");
         // ARGMAX/ARGMIN's words (innermost, the default) are written by the task that found the index.
         s.output.split(s.o, oo, oi, granules_per_task(s, p, 1), TailStrategy::GuardWithIf).parallel(oo);
@@ -420,7 +422,7 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
             // inference over an empty range of blocks would reach below the row.
             blocks.compute_at(s.output, at).bound(c, 0, max(1, cpu_row_blocks(steps, block)));
             Stage row_blocks = blocks.update();
-            row_blocks.split(lane, rio, rii, lanes).atomic().vectorize(rii).reorder(rii, rio, s.i, c, s.o);
+            row_blocks.split(lane, rio, rii, vector).atomic().vectorize(rii).reorder(rii, rio, s.i, c, s.o);
             for (int b : long_blocks) {
                 row_blocks.specialize(s.r_stride == 1 && several_blocks && row_takes(b)).parallel(c);
             }
@@ -428,8 +430,8 @@ inline void schedule_mapping_cpu(ReduceStages &s, const ReduceMapping &m, const 
             row_blocks.specialize(s.r_stride == 1);
             row_blocks.specialize(several_blocks).parallel(c);
             // The partial sums of one block live in `accumulators` vector registers.
-            partial.compute_at(blocks, c).reorder_storage(u, s.i, s.o, c).vectorize(u, lanes);
-            partial.update().split(u, uo, ui, lanes).reorder(ui, uo, rs).vectorize(ui).unroll(uo);
+            partial.compute_at(blocks, c).reorder_storage(u, s.i, s.o, c).vectorize(u, vector);
+            partial.update().split(u, uo, ui, vector).reorder(ui, uo, rs).vectorize(ui).unroll(uo);
             // A task's rows are complete (blocks merged, remaining elements
             // added) before later reductions read them (LOG_SUM_EXP's sum reads
             // the max) and before the output.
