@@ -27,7 +27,7 @@ Expr polynomial(const Expr &x, std::initializer_list<float> coefficients) {
 // With AVX-512: 2^t = p(f) * 2^floor(t), f = t - floor(t) in [0, 1), p a
 // degree-5 fit of 2^f with p(0) = 1 (1.4e-7 relative error, evaluated in
 // float32). vreduceps takes f and vscalefps the power, which saturates (-inf
-// gives 0, +inf +inf, NaN NaN), so no clamps: 10 instructions an element where
+// gives 0, +inf +inf, NaN NaN), so no clamps: 10 instructions a vector where
 // the integer 2^n below takes 16 (a loop of exp and add 1.37x on a Zen 4 core).
 Expr exp2_avx512(const Target &target, GeneratorContext::ExternsMap &externs, const Expr &t) {
     link_cpu_functions(target, externs, *avx512_bitcode_for(target));

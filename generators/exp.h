@@ -13,9 +13,10 @@ namespace hdml {
 // already the hardware's).
 Halide::Expr exp_for(const Halide::Target &target, const Halide::Expr &x);
 
-// exp(d) on CPUs for float32 d <= 0 (LOG_SUM_EXP's x - max), relative error
-// below 2e-7, exactly 1 at d = 0 (a row's maximum adds exactly 1), NaN for
-// NaN; -inf gives 0, and terms below 2^-126 (which add nothing to a sum of at
+// exp(d) on CPUs for float32 d <= 0 (LOG_SUM_EXP's x - max): its polynomial's
+// relative error below 2e-7, plus d * log2(e)'s rounding in float32 (up to
+// |d| * 2^-24: 4e-6 near d = -87); exactly 1 at d = 0 (a row's maximum adds
+// exactly 1), NaN for NaN; -inf gives 0, and terms below 2^-126 (which add nothing to a sum of at
 // least 1) may give 0 or up to 2^-126. d > 0 gives a value of at least 1 (1,
 // or exp(d) up to +inf): callers pass it only where the sum is then +inf or
 // NaN anyway, or clamp d first.
