@@ -189,6 +189,20 @@ TEST_CASE("cumulative ops randomised against the reference, and in place", "[sca
     }
 }
 
+// float16's carry row over few strided columns, in place (a randomised run
+// found [3,3,3,3,3,1] along axis 3, padded, summed wrong in place): every
+// padding these seeds draw, both ops, both directions, inclusive and exclusive.
+TEST_CASE("cumulative float16 outer scans over few strided columns, in place", "[scan][random]") {
+    for (uint32_t seed = 0; seed < 16; ++seed) {
+        std::mt19937 rng(test_seed() + 100 + seed);
+        for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+            for (bool exclusive : {false, true}) {
+                check_random_case(type, F16, {3, 3, 3, 3, 3, 1}, 3, seed % 2 == 1, exclusive, rng);
+            }
+        }
+    }
+}
+
 // Shapes that exercise the kernels' blocking: many chunks of the outer-axis
 // scan (and a partial last one), blocks of lines with a partial last block, and
 // lines whose length is a multiple of 256 (the padded-buffer case). The CPU's
