@@ -80,9 +80,10 @@ public:
         // A walk reads the element before each tile for an exclusive scan,
         // which in place it has overwritten. (In place is the one overlap
         // check_bindings lets through: the same address.) The float16 carry
-        // row's walk gave wrong sums in place for inclusive scans too (a
-        // randomised case, [3,3,3,3,3,1] padded, along axis 3): in place it
-        // takes the stand-in kernel as well until that is understood.
+        // row's walk does for inclusive scans too: Halide stores its Tuple's
+        // elements one by one, each computed again, so the carry loads the row
+        // after the scanned row's store; where LLVM keeps both loads (gathers,
+        // masked vectors) it read the new sum (ScanCarryRow).
         const bool stand_in = exclusive_ || choice_.kernel->family == Family::scan_carry_row;
         const bool in_place_exclusive = stand_in && in[0] == out[0] && choice_.in_place_exclusive;
         const KernelEntry *kernel = in_place_exclusive ? choice_.in_place_exclusive : choice_.kernel;
