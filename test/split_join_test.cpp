@@ -408,7 +408,8 @@ TEST_CASE("SPLIT then JOIN in blocks of rows, every data type", "[split][join][b
     // an overlay takes (the planner's arithmetic saturates: one block).
     for (const std::string bytes : {"1", "48", "9223372036854775807"}) {
         INFO("copy_pieces_block_bytes " << bytes);
-        const ScopedDispatch overlay("pieces_blocks.json", R"({"dispatch": {"copy_pieces_block_bytes": )" + bytes + "}}");
+        const ScopedDispatch overlay("pieces_blocks.json", R"({"dispatch": {"copy_pieces_block_bytes_per_thread": 0, )"
+                                                           R"("copy_pieces_block_bytes": )" + bytes + "}}");
         for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
             for (uint32_t n = 2; n <= 5; ++n) {
                 for (int c = 0; c < 4; ++c) {
@@ -511,7 +512,8 @@ TEST_CASE("Copies whose output rows start inside a sector: the head apart", "[sp
 // creating a SPLIT and a JOIN of the case above names their blocks.
 TEST_CASE("SPLIT and JOIN report their blocks of rows", "[.blocks_log]") {
     REQUIRE(std::getenv("HDML_VERBOSE") != nullptr);
-    const ScopedDispatch overlay("pieces_blocks.json", R"({"dispatch": {"copy_pieces_block_bytes": 48}})");
+    const ScopedDispatch overlay("pieces_blocks.json",
+                                 R"({"dispatch": {"copy_pieces_block_bytes": 48, "copy_pieces_block_bytes_per_thread": 0}})");
     TestTensor whole(F32, {7, 6});
     std::vector<TestTensor> pieces = {TestTensor(F32, {7, 2}), TestTensor(F32, {7, 4})};
     auto d = descs(pieces);
@@ -526,6 +528,34 @@ TEST_CASE("SPLIT and JOIN report their blocks of rows", "[.blocks_log]") {
     // 24-byte rows of the whole: 2 per 48-byte block, 4 blocks (the last of one row).
     CHECK(log.find("DML_OPERATOR_SPLIT: the pieces move together in 4 blocks of 2 indices of dim 0") != std::string::npos);
     CHECK(log.find("DML_OPERATOR_JOIN: the pieces move together in 4 blocks of 2 indices of dim 0") != std::string::npos);
+}
+
+// Blocks grow with the pool's threads (ctest runs this with HL_NUM_THREADS=4):
+// copy_pieces_block_bytes_per_thread times 4, but at most a quarter of the
+// whole, and at least copy_pieces_block_bytes. A JOIN of [64, 16] float32
+// (4 KiB, 64-byte rows) in blocks of at least 256 bytes.
+TEST_CASE("JOIN's blocks grow with the pool's threads", "[.blocks_log]") {
+    REQUIRE(std::getenv("HDML_VERBOSE") != nullptr);
+    TestTensor whole(F32, {64, 16});
+    std::vector<TestTensor> pieces = {TestTensor(F32, {64, 8}), TestTensor(F32, {64, 8})};
+    auto d = descs(pieces);
+    DML_JOIN_OPERATOR_DESC join{2, d.data(), &whole.desc, 1};
+    const std::pair<const char *, const char *> cases[] = {
+        {"0", "16 blocks of 4 indices"},    // 256 bytes: the per-thread rule off
+        {"128", "8 blocks of 8 indices"},   // 4 x 128 = 512 bytes
+        {"4096", "4 blocks of 16 indices"}, // 4 x 4096, but a block per thread: 1 KiB
+    };
+    for (const auto &[per_thread, blocks] : cases) {
+        INFO("copy_pieces_block_bytes_per_thread " << per_thread);
+        const ScopedDispatch overlay("pieces_blocks.json",
+                                     std::string(R"({"dispatch": {"copy_pieces_block_bytes": 256, )") +
+                                         R"("copy_pieces_block_bytes_per_thread": )" + per_thread + "}}");
+        Runner runner;
+        const std::string log = stderr_of([&] { CHECK(runner.create(DML_OPERATOR_JOIN, &join) == S_OK); });
+        INFO(log);
+        CHECK(log.find(std::string("DML_OPERATOR_JOIN: the pieces move together in ") + blocks + " of dim 0") !=
+              std::string::npos);
+    }
 }
 
 // The same for the rows a long contiguous piece is cut into: 16384 float32

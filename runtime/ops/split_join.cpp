@@ -10,6 +10,7 @@
 #include "runtime/operator.h"
 #include "runtime/shape/copy.h"
 #include "runtime/shape/limits.h"
+#include "runtime/thread_pool.h"
 
 #include <algorithm>
 #include <array>
@@ -194,12 +195,28 @@ private:
         return dims;
     }
 
+    // copy_pieces_block_bytes, or copy_pieces_block_bytes_per_thread times
+    // the pool's threads where that is more and the whole still makes a block
+    // per thread: at 16 Xeon threads blocks of 1 MiB moved 16-256 MiB 1.06-1.8x
+    // faster than 256 KiB, but 4 MiB in 4 blocks 0.4-0.76x; at 2 threads 256 KiB held.
+    int64_t block_bytes_for(const Tensor &whole) const {
+        const int64_t block_bytes = device.thresholds.copy_pieces_block_bytes;
+        const int64_t per_thread = device.thresholds.copy_pieces_block_bytes_per_thread;
+        if (block_bytes <= 0 || per_thread <= 0 || device.type != HDML_DEVICE_TYPE_CPU) return block_bytes;
+        const int64_t threads = std::max(thread_pool_threads(), 1);
+        int64_t grown = 0, whole_bytes = 0;  // the thresholds come from a file: saturate
+        if (!checked_mul<int64_t>(per_thread, threads, &grown)) grown = INT64_MAX;
+        if (!checked_mul<int64_t>((int64_t)whole.element_count(), esize_, &whole_bytes)) whole_bytes = INT64_MAX;
+        return std::max(block_bytes, std::min(grown, whole_bytes / threads));
+    }
+
     // Blocks of about copy_pieces_block_bytes of the whole, and at least 1/16
     // of that per piece, so each kernel call moves enough to pay for itself
-    // however many pieces there are.
+    // however many pieces there are; on many threads larger, up to a block
+    // per thread (block_bytes_for).
     void plan_blocks(const Tensor &whole, const std::vector<Tensor> &pieces, uint32_t axis, const char *name) {
-        const int64_t block_bytes = device.thresholds.copy_pieces_block_bytes;
         const std::optional<uint32_t> dim = block_dim(whole, axis);
+        const int64_t block_bytes = block_bytes_for(whole);
         if (block_bytes <= 0 || pieces.size() < 2 || !dim) return;
         const int64_t extent = whole.sizes[*dim];
         const int64_t bytes_per_index = (int64_t)(whole.element_count() / (uint64_t)extent) * esize_;

@@ -44,6 +44,7 @@ namespace hdml {
     X(scan_line_walk_min_line, cuda)           /* CUDA: shortest inner line for the line walk */               \
     X(scan_line_walk_min_lines, cuda)          /* ... fewest lines per call */                                 \
     X(copy_pieces_block_bytes, cpu)            /* CPUs: bytes of the whole per SPLIT/JOIN task (0: by piece) */ \
+    X(copy_pieces_block_bytes_per_thread, cpu) /* ... or this many per thread of the pool, up to a block each (0: none) */ \
     X(copy_run_row_bytes, cpu)                 /* CPUs: bytes per row a long contiguous copy is cut into */     \
     X(copy_parts_min_pieces, cuda)             /* CUDA: fewest pieces alike SPLIT/JOIN move 16 per launch (0: never) */ \
     X(copy_sector_min_bytes, cuda)             /* CUDA: fewest bytes of a copy whose rows' heads go apart (0: never) */
