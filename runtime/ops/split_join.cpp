@@ -197,8 +197,8 @@ private:
 
     // copy_pieces_block_bytes, or copy_pieces_block_bytes_per_thread times
     // the pool's threads where that is more and the whole still makes a block
-    // per thread: at 16 Xeon threads blocks of 1 MiB moved 16-256 MiB 1.06-1.8x
-    // faster than 256 KiB, but 4 MiB in 4 blocks 0.4-0.76x; at 2 threads 256 KiB held.
+    // per thread: at 16 Xeon threads blocks of 1 MiB moved 16-256 MiB up to 1.8x
+    // as fast as 256 KiB, but 4 MiB in 4 blocks 0.41-0.97x; at 2 threads 256 KiB held.
     int64_t block_bytes_for(const Tensor &whole) const {
         const int64_t block_bytes = device.thresholds.copy_pieces_block_bytes;
         const int64_t per_thread = device.thresholds.copy_pieces_block_bytes_per_thread;
