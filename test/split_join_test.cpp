@@ -530,31 +530,36 @@ TEST_CASE("SPLIT and JOIN report their blocks of rows", "[.blocks_log]") {
     CHECK(log.find("DML_OPERATOR_JOIN: the pieces move together in 4 blocks of 2 indices of dim 0") != std::string::npos);
 }
 
-// Blocks grow with the pool's threads (ctest runs this with HL_NUM_THREADS=4):
-// copy_pieces_block_bytes_per_thread times 4, but at most a quarter of the
-// whole, and at least copy_pieces_block_bytes. A JOIN of [64, 16] float32
-// (4 KiB, 64-byte rows) in blocks of at least 256 bytes.
+// Blocks grow with the pool's threads (HL_NUM_THREADS: ctest sets 4, cross
+// builds 2): copy_pieces_block_bytes_per_thread times the threads, but at most
+// the whole over the threads, and at least copy_pieces_block_bytes. A JOIN of
+// [64, 16] float32 (4 KiB, 64-byte rows) in blocks of at least 256 bytes.
 TEST_CASE("JOIN's blocks grow with the pool's threads", "[.blocks_log]") {
     REQUIRE(std::getenv("HDML_VERBOSE") != nullptr);
+    REQUIRE(std::getenv("HL_NUM_THREADS") != nullptr);
+    const int64_t threads = std::max(1, std::atoi(std::getenv("HL_NUM_THREADS")));
     TestTensor whole(F32, {64, 16});
     std::vector<TestTensor> pieces = {TestTensor(F32, {64, 8}), TestTensor(F32, {64, 8})};
     auto d = descs(pieces);
     DML_JOIN_OPERATOR_DESC join{2, d.data(), &whole.desc, 1};
-    const std::pair<const char *, const char *> cases[] = {
-        {"0", "16 blocks of 4 indices"},    // 256 bytes: the per-thread rule off
-        {"128", "8 blocks of 8 indices"},   // 4 x 128 = 512 bytes
-        {"4096", "4 blocks of 16 indices"}, // 4 x 4096, but a block per thread: 1 KiB
-    };
-    for (const auto &[per_thread, blocks] : cases) {
-        INFO("copy_pieces_block_bytes_per_thread " << per_thread);
+    // 0: the rule off; 128: grown (4 threads: 512 bytes) or held at 256 (2);
+    // 4096: one block per thread.
+    for (const int64_t per_thread : {0, 128, 4096}) {
+        const int64_t block = std::max<int64_t>(256, per_thread ? std::min(per_thread * threads, 4096 / threads) : 0);
+        const int64_t rows = (block + 63) / 64, count = (64 + rows - 1) / rows;
+        const std::string blocks = std::to_string(count) + " blocks of " + std::to_string(rows) + " indices";
+        INFO("copy_pieces_block_bytes_per_thread " << per_thread << ", " << threads << " threads: " << blocks);
         const ScopedDispatch overlay("pieces_blocks.json",
-                                     std::string(R"({"dispatch": {"copy_pieces_block_bytes": 256, )") +
-                                         R"("copy_pieces_block_bytes_per_thread": )" + per_thread + "}}");
+                                     R"({"dispatch": {"copy_pieces_block_bytes": 256, "copy_pieces_block_bytes_per_thread": )" +
+                                         std::to_string(per_thread) + "}}");
         Runner runner;
         const std::string log = stderr_of([&] { CHECK(runner.create(DML_OPERATOR_JOIN, &join) == S_OK); });
         INFO(log);
-        CHECK(log.find(std::string("DML_OPERATOR_JOIN: the pieces move together in ") + blocks + " of dim 0") !=
-              std::string::npos);
+        if (count < 2) {  // one block (1 thread): the pieces move one by one
+            CHECK(log.find("DML_OPERATOR_JOIN: the pieces move together") == std::string::npos);
+        } else {
+            CHECK(log.find("DML_OPERATOR_JOIN: the pieces move together in " + blocks + " of dim 0") != std::string::npos);
+        }
     }
 }
 
