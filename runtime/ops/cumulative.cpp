@@ -84,10 +84,10 @@ public:
         // elements one by one, each computed again, so the carry loads the row
         // after the scanned row's store; where LLVM keeps both loads (gathers,
         // masked vectors) it read the new sum (ScanCarryRow).
-        const bool stand_in = exclusive_ || choice_.kernel->family == Family::scan_carry_row;
-        const bool in_place_exclusive = stand_in && in[0] == out[0] && choice_.in_place_exclusive;
-        const KernelEntry *kernel = in_place_exclusive ? choice_.in_place_exclusive : choice_.kernel;
-        const ScanShape &shape = in_place_exclusive ? shape_ : kernel_shape_;
+        const bool walk_reads_overwritten = exclusive_ || choice_.kernel->family == Family::scan_carry_row;
+        const bool stand_in = walk_reads_overwritten && in[0] == out[0] && choice_.in_place_exclusive;
+        const KernelEntry *kernel = stand_in ? choice_.in_place_exclusive : choice_.kernel;
+        const ScanShape &shape = stand_in ? shape_ : kernel_shape_;
         if (kernel->family == Family::scan_carry_row) return run_carry_row(kernel, shape, input, output, type);
         return run_xyz(device, shape.i, shape.r, shape.o, shape.loops, input, type, output, type, kernel->name,
                        [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {

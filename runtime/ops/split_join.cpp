@@ -202,7 +202,7 @@ private:
     int64_t block_bytes_for(const Tensor &whole) const {
         const int64_t block_bytes = device.thresholds.copy_pieces_block_bytes;
         const int64_t per_thread = device.thresholds.copy_pieces_block_bytes_per_thread;
-        if (block_bytes <= 0 || per_thread <= 0 || device.type != HDML_DEVICE_TYPE_CPU) return block_bytes;
+        if (block_bytes <= 0 || per_thread <= 0) return block_bytes;  // (GPUs: -1, and no blocks)
         const int64_t threads = std::max(thread_pool_threads(), 1);
         int64_t grown = 0, whole_bytes = 0;  // the thresholds come from a file: saturate
         if (!checked_mul<int64_t>(per_thread, threads, &grown)) grown = INT64_MAX;
