@@ -57,7 +57,8 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                               const Target &target, std::optional<Var> word = std::nullopt,
                               Expr plain_terms = Expr(), std::optional<ZeroSumSigns> zero_sum_signs = std::nullopt,
                               std::optional<ChunkPartials> chunk_partials = std::nullopt,
-                              std::vector<Expr> plain_finishes = {}, int vector_lanes = 0) {
+                              std::vector<Expr> plain_finishes = {}, int vector_lanes = 0,
+                              std::vector<Func> row_values = {}) {
     apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
     const Expr prefetching = outer_prefetching(input, layout, tuning, target);
     if (prefetching.defined()) {
@@ -73,6 +74,7 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
     stages.outer_prefetching = prefetching;
     stages.plain_finishes = std::move(plain_finishes);
     stages.vector_lanes = vector_lanes;
+    stages.row_values = std::move(row_values);
     schedule_reduce(stages, mapping, tuning, target);
 }
 
@@ -440,20 +442,22 @@ public:
         }
         const Type t = halide_type_of(dtype), acc_t = Float(32);
         const Conversions convert(get_target(), get_externs_map());
-        Func peak("peak"), acc("acc");
+        Func peak("peak"), shift("shift"), acc("acc");
         const auto for_each_part = row_parts(row, i, o);
         auto widen = [&](const Expr &x) { return convert.widen(x, acc_t); };
         peak(i, o) = acc_t.min();  // -inf
         for_each_part([&](const std::vector<Expr> &xs) { peak(i, o) = max(peak(i, o), combine_terms(xs, widen, maximum)); });
-        const Expr m = peak(i, o), shift = log_sum_exp_shift(m);
+        const Expr m = peak(i, o);
+        shift(i, o) = log_sum_exp_shift(m);
         acc(i, o) = cast(acc_t, 0);
         auto term = [&](const Expr &x) {
-            const Expr d = widen(x) - shift;
+            const Expr d = widen(x) - shift(i, o);
             return cuda ? exp_for(get_target(), d) : exp_of_nonpositive(get_target(), externs, d);
         };
         for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
         output(i, o) = convert.narrow(log_sum_exp_result(m, acc(i, o)), t);
-        finish_reducing_pipeline(input, output, {peak, acc}, i, o, row, layout, mapping, tuning, get_target());
+        finish_reducing_pipeline(input, output, {peak, acc}, i, o, row, layout, mapping, tuning, get_target(),
+                                 std::nullopt, Expr(), std::nullopt, std::nullopt, {}, 0, {shift});
     }
 
     // LOG_SUM_EXP on CPUs, the plain inner kernel and the outer layout: a

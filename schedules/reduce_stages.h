@@ -95,6 +95,10 @@ struct ReduceStages {
     // ones (ARGMAX/ARGMIN's 16-bit elements in 32-bit keys: two of the row
     // chunk's accumulators at once); 0: the natural lanes.
     int vector_lanes = 0;
+    // Values of a row that one reduction's terms read from an earlier one
+    // (LOG_SUM_EXP's shift, from the maximum): inlined unless a schedule
+    // computes them, as the CPUs' vectors of rows do (split_vectors_of_rows).
+    std::vector<Halide::Func> row_values;
 
     // The row's first (usually only) part: the domain of the first update.
     const Halide::RDom &r() const { return row.parts[0]; }

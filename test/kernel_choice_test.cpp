@@ -502,6 +502,55 @@ TEST_CASE("A dispatch overlay moves the line walk's thresholds, without a rebuil
     }
 }
 
+TEST_CASE("A CPU's \"dispatch_by_cpu\" rows replace the defaults there (HDML_CPU_DEFAULTS picks them)") {
+    if (test_on_cuda()) return;
+    const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
+    const bool x86 = std::string(HDML_TEST_CPU_PLATFORM) == "x86";
+    {
+        ScopedEnv cpu("HDML_CPU_DEFAULTS", "none");  // the "dispatch" values alone, on any CPU
+        Runner r;
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 256}, {1}) == "hdml_reduce_float32_inner_max" + p);
+        CHECK(cumsum(r, F16, {64, 65536}, 1) == "hdml_scan_float16_inner_sum" + p);
+    }
+    ScopedEnv cpu("HDML_CPU_DEFAULTS", "intel_avx512");
+    Runner r;
+    if (!x86) {  // ARM's params file has no rows for it
+        CHECK(r.device == nullptr);
+        CHECK(std::string(hdmlGetLastErrorMessage()).find("HDML_CPU_DEFAULTS is 'intel_avx512'") != std::string::npos);
+        return;
+    }
+    // Every row rows=vectors takes is prefetched; MAX over rows of up to 256 takes it; float16 lines of
+    // 65536 or more go in chunks however many.
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) ==
+          "hdml_reduce_float32_inner_sum_rows_vectors_prefetched" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F32, {16, 48}, {1}) ==
+          "hdml_reduce_float32_inner_log_sum_exp_rows_vectors_prefetched" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 256}, {1}) ==
+          "hdml_reduce_float32_inner_max_rows_vectors_prefetched" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 257}, {1}) == "hdml_reduce_float32_inner_max" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 16}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    const std::string vector_scan16 = "hdml_scan_float16_inner_sum" + p;
+    const std::string chunks16 = "hdml_scan_float16_inner_sum_staging_chunk_walk" + p + " " + vector_scan16;
+    CHECK(cumsum(r, F16, {64, 65536}, 1) == chunks16);
+    CHECK(cumsum(r, F16, {64, 65536 - 16}, 1) == vector_scan16);
+    {  // an overlay still has the last word
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_prefetched_max_row": 0}})");
+        Runner o;
+        CHECK(reduce(o, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    }
+}
+
+TEST_CASE("HDML_CPU_DEFAULTS naming no CPU of the params file fails device creation with a message") {
+    if (test_on_cuda()) return;
+    ScopedEnv cpu("HDML_CPU_DEFAULTS", "zen9");
+    Runner r;
+    CHECK(r.device == nullptr);
+    const std::string message = hdmlGetLastErrorMessage();
+    INFO(message);
+    CHECK(message.find("HDML_CPU_DEFAULTS is 'zen9'; it must be 'none' or a CPU of schedules/params/") != std::string::npos);
+}
+
 TEST_CASE("A bad dispatch overlay fails device creation with a message") {
     struct Case {
         const char *json, *message;

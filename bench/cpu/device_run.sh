@@ -12,7 +12,9 @@
 #   bench/cpu/device_run.sh pairs   the libraries LIBS (default "def new", the baseline first) paired by
 #                                   bench/cpu/lib_ab.py, REPEATS (default 3) times over the cases CASES (a regex)
 #                                   of CORPUS (default bench/cpu/corpus.json), at each thread count of THREADS:
-#                                   $OUT/pairs-<threads>.jsonl, its summary on stdout
+#                                   $OUT/pairs-<threads>.jsonl, its summary on stdout. An entry NAME=LIB runs
+#                                   LIB's library under another name (def2=def: the baseline against itself);
+#                                   OVERLAYS ("NAME=FILE ...") runs NAME with that dispatch overlay
 set -u
 mode=${1:?usage: device_run.sh table|ab|pairs}
 bin=$(cd "${BIN:-.device-bin}" && pwd)
@@ -45,10 +47,16 @@ ab)
     done ;;
 pairs)
     named=()
-    for lib in ${LIBS:-def new}; do xz -dkf "$bin/$lib.so.0.xz"; named+=("$lib=$bin/$lib.so.0"); done
+    for entry in ${LIBS:-def new}; do
+        name=${entry%%=*} lib=${entry#*=}
+        xz -dkf "$bin/$lib.so.0.xz"
+        named+=("$name=$bin/$lib.so.0")
+    done
+    overlays=()
+    for entry in ${OVERLAYS:-}; do overlays+=(--overlay "$entry"); done
     for t in $threads; do
         ${PYTHON:-python3} bench/cpu/lib_ab.py --threads "$t" --repeats "${REPEATS:-3}" \
-            --corpus "${CORPUS:-bench/cpu/corpus.json}" --cases "${CASES:-.}" "${named[@]}" \
+            --corpus "${CORPUS:-bench/cpu/corpus.json}" --cases "${CASES:-.}" "${named[@]}" "${overlays[@]}" \
             > "$OUT/pairs-$t.jsonl" 2>>"$OUT/bench.err"
         ${PYTHON:-python3} bench/cpu/lib_ab.py --summary "$OUT/pairs-$t.jsonl"
         echo "threads $t done $(( $(date +%s) - start )) s"

@@ -77,7 +77,8 @@ typedef struct HDML_BUFFER_BINDING {
  * message says which). E_INVALIDARG when HDML_DISPATCH_<PLATFORM> (e.g.
  * HDML_DISPATCH_CUDA) names a file that cannot be read or is not a valid
  * params file: its "dispatch" thresholds replace the built-in ones (see the
- * README's "Dispatch thresholds"). A CUDA device runs in the GPU's primary context, on a
+ * README's "Dispatch thresholds"); on a CPU device also when HDML_CPU_DEFAULTS
+ * is neither "none" nor a CPU with built-in rows of its own. A CUDA device runs in the GPU's primary context, on a
  * non-blocking stream of its own. */
 HDML_API HRESULT hdmlCreateDevice(HDML_DEVICE_TYPE type, uint32_t ordinal, hdml_device** device);
 

@@ -2,7 +2,9 @@
 // values are the "dispatch" object of schedules/params/<platform>.json, baked
 // in at build time; HDML_DISPATCH_<PLATFORM> (e.g. HDML_DISPATCH_CUDA) may name
 // a JSON file in the same format (a tuned overlay) whose "dispatch" entries
-// replace them when a device is created, so a retune needs no rebuild.
+// replace them when a device is created, so a retune needs no rebuild. On a
+// CPU the params file names in "dispatch_by_cpu" (intel_avx512), its rows there
+// replace the built-in values first (HDML_CPU_DEFAULTS=none|<cpu> forces the choice).
 #pragma once
 
 #include "hdml/directml.h"
@@ -56,7 +58,8 @@ struct DispatchThresholds {
 };
 
 // The thresholds for devices of `platform` ("x86", "arm", "cuda"): the
-// built-in values, overlaid by the file HDML_DISPATCH_<PLATFORM> names.
+// built-in values (a CPU's with its "dispatch_by_cpu" rows), overlaid by the
+// file HDML_DISPATCH_<PLATFORM> names.
 // E_INVALIDARG with a message for an unreadable file, malformed JSON, an
 // unknown name or a value that is not an integer >= 0.
 HRESULT load_thresholds(const char *platform, DispatchThresholds *thresholds);

@@ -38,6 +38,10 @@ inline Halide::Var split_vectors_of_rows(ReduceStages &s, const ReduceTuning &p,
         .vectorize(ov)
         .split(oi, oo, oi, granules_per_task(s, p, lanes), TailStrategy::GuardWithIf)
         .parallel(oo);
+    // A vector of rows' values between reductions, computed once for it: in
+    // rows=whole's dense rows of a vector, LOG_SUM_EXP's shift took a select
+    // of 16 vectors where it needs one.
+    for (Func f : s.row_values) f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
     return oi;
 }
 

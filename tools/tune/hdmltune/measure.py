@@ -106,6 +106,8 @@ def measure(out_dir, passes=3, repeats=3, min_seconds=0.05, deadline=None):
         env = dict(os.environ, LD_LIBRARY_PATH=":".join(lib_path))
         overlay = "HDML_DISPATCH_" + manifest["platform"].upper()
         env.pop(overlay, None)  # a candidate's thresholds are its own overlay, or the built-in ones
+        # ... the params file's, not a CPU's "dispatch_by_cpu" rows: the space starts from the file's numbers.
+        env["HDML_CPU_DEFAULTS"] = "none"
         if "dispatch" in c:
             env[overlay] = os.path.join(os.path.realpath(out_dir), c["dispatch"])
         # A candidate runs the cases of the families it changes; the defaults, all.
