@@ -64,14 +64,16 @@ void allow_any_strides(Param &buffer) {
 
 // The buffers of a kernel with a layout (reductions, scans): any strides, as
 // DirectML's; and for the inner layout, i has extent 1 (the runtime folds every
-// kept dim into o or its C++ loops), which gives schedules constant-size buffers.
+// kept dim into o or its C++ loops), which gives schedules constant-size buffers,
+// unless `any_inner_i` (a kernel that also takes the outer layout's few columns
+// as rows: i any extent).
 // output_i_dim: where the output's i is (1 for ARGMAX/ARGMIN's (word, i, o)
 // output, whose words stay adjacent).
 template <typename In, typename Out>
-void apply_layout_contract(Layout layout, In &input, Out &output, int output_i_dim = 0) {
+void apply_layout_contract(Layout layout, In &input, Out &output, int output_i_dim = 0, bool any_inner_i = false) {
     allow_any_strides(input);
     if (output_i_dim == 0) allow_any_strides(output);
-    if (layout == Layout::Inner) {
+    if (layout == Layout::Inner && !any_inner_i) {
         input.dim(0).set_bounds(0, 1);
         output.dim(output_i_dim).set_bounds(0, 1);
     }

@@ -89,6 +89,14 @@ inline int cpu_reduce_lanes(const Halide::Target &target, Halide::Type input_typ
     return target.natural_vector_size(input_type.bits() > 32 ? input_type : Halide::Float(32));
 }
 
+// rows=whole's dense rows of a vector (the CPU schedule's specialisation,
+// and where their start values prefetch): rows of exactly `lanes` unit-stride
+// elements, one after another.
+inline Halide::Expr whole_rows_are_dense_vectors(const Halide::Expr &r_extent, const Halide::Expr &r_stride,
+                                                 const Halide::Expr &o_stride, int lanes) {
+    return r_extent == lanes && r_stride == 1 && o_stride == lanes;
+}
+
 // How the CPUs' outer layout cuts its rows into chunks (partial rows): at
 // most max_row_chunks chunks of at least rows_per_chunk rows (and at least
 // `least_rows`, where given), or (where

@@ -22,13 +22,16 @@ using namespace Halide;
 enum class ReduceOp { Sum, Multiply, Min, Max, LogSumExp };
 
 // The buffers' contract of a reducing kernel: its layout's (any strides
-// included), a vector_bytes kernel's rows, a loads=words kernel's unit-stride
-// rows of words, and a loads=column_words kernel's unit-stride columns of
-// words (mins 0: so a thread's two columns are provably one word's).
+// included; CPUs' rows=whole also takes few columns as rows: any i), a
+// vector_bytes kernel's rows, a loads=words kernel's unit-stride rows of
+// words, and a loads=column_words kernel's unit-stride columns of words (mins
+// 0: so a thread's two columns are provably one word's).
 // `output_i_dim` as in apply_layout_contract.
 template <typename In, typename Out>
-void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, In &input, Out &output, int output_i_dim = 0) {
-    apply_layout_contract(layout, input, output, output_i_dim);
+void apply_reducing_contract(Layout layout, const ReduceMapping &mapping, const Target &target, In &input, Out &output,
+                             int output_i_dim = 0) {
+    const bool columns_as_rows = mapping.rows == RowMapping::Whole && !target.has_gpu_feature();
+    apply_layout_contract(layout, input, output, output_i_dim, columns_as_rows);
     if (mapping.vector_bytes > 0) apply_vector_row_contract(input, vector_lanes(mapping, input.type()));
     if (mapping.loads == RowLoads::Words) input.dim(1).set_stride(1);
     if (mapping.loads == RowLoads::ColumnWords) {
@@ -59,7 +62,7 @@ void finish_reducing_pipeline(In &input, Out &output, const std::vector<Func> &r
                               std::optional<ChunkPartials> chunk_partials = std::nullopt,
                               std::vector<Expr> plain_finishes = {}, int vector_lanes = 0,
                               std::vector<Func> row_values = {}) {
-    apply_reducing_contract(layout, mapping, input, output, word ? 1 : 0);
+    apply_reducing_contract(layout, mapping, target, input, output, word ? 1 : 0);
     const Expr prefetching = outer_prefetching(input, layout, tuning, target);
     if (prefetching.defined()) {
         // Columns from 0 (the runtime's buffers' mins), so each vector's
@@ -89,7 +92,8 @@ Expr start_with_row_prefetch(In &input, const Expr &start, const Expr &i, const 
                              const ReduceTuning &tuning, const Target &target, GeneratorContext::ExternsMap &externs) {
     if (mapping.rows != RowMapping::Whole || target.has_gpu_feature() || tuning.prefetch_bytes <= 0) return start;
     const int lanes = cpu_reduce_lanes(target, input.type());
-    const Expr dense = input.dim(1).extent() == lanes && input.dim(1).stride() == 1 && input.dim(2).stride() == lanes;
+    const Expr dense =
+        whole_rows_are_dense_vectors(input.dim(1).extent(), input.dim(1).stride(), input.dim(2).stride(), lanes);
     const Expr ahead((int64_t)tuning.prefetch_bytes);
     const Expr zero = prefetch_if(dense, prefetch_ahead_of(input, i, Expr(0), o, 1, ahead, target, externs));
     const Type bits = UInt(start.type().bits());
@@ -748,7 +752,7 @@ public:
         const Expr m = row_acc(i, o)[0], sum = row_acc(i, o)[1];
         output(i, o) = convert.narrow(select(is_nan_value(sum), sum, m + log(sum)), halide_type_of(dtype));
 
-        apply_reducing_contract(layout, mapping, input, output);
+        apply_reducing_contract(layout, mapping, get_target(), input, output);
         ReduceTreeStages stages{output, lane_acc, part_acc, chunk_acc, stream_acc, row_acc, input, i, o, lane, part,
                                 c, stream_lane, steps, lanes, part_lanes, parts, stream, streams, layout,
                                 input.dim(0).extent(), input.dim(0).stride(), input.dim(1).stride(), whole_chunks,

@@ -604,7 +604,8 @@ private:
         output(i, r, o) = undef(t);
         output(i, 0, o) = convert.narrow(select(exclusive == 0, x(i, 0, o), identity), t);
         output(i, row, o) = convert.narrow(after_stored_row(x, i, row, o, combine), t);
-        return RowWalk{output, i, o, row.x, exclusive == 0, input.dim(0).stride() == 1 && output.dim(0).stride() == 1};
+        return RowWalk{output, i, o, row.x, exclusive == 0, input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
+                       input.dim(0).extent(), input.dim(1).extent()};
     }
 
     // The CPU row and chunk walks' running total at row > 0 of (i, o): the
@@ -773,7 +774,8 @@ public:
         carry.dim(0).set_stride(1);  // (the runtime's row: its columns dense)
         input.dim(1).set_min(0);
         scanned.dim(1).set_min(0);  // (the carry's dims follow the output's)
-        RowWalk walk{output, i, o, row.x, inclusive, input.dim(0).stride() == 1 && scanned.dim(0).stride() == 1};
+        RowWalk walk{output, i, o, row.x, inclusive, input.dim(0).stride() == 1 && scanned.dim(0).stride() == 1,
+                     input.dim(0).extent(), input.dim(1).extent()};
         schedule_row_walk_cpu(walk, tuning, get_target());
     }
 };

@@ -46,7 +46,8 @@ struct ScanTuning {
     // chains that hide the latency of the serial add/multiply.
     Halide::GeneratorParam<int> lines_per_block{"lines_per_block", 8};
     // Inner layout: input bytes per parallel task (whole blocks of lines), so
-    // short lines do not make a task of a few hundred bytes.
+    // short lines do not make a task of a few hundred bytes; staging=columns:
+    // at least this many a task (its columns of several o's).
     Halide::GeneratorParam<int> task_bytes{"task_bytes", 32768};
     // CPU, inner layout, inputs of prefetch_min_bytes or more: how far ahead
     // of a vector's loads a software prefetch reads, in bytes (0: none;

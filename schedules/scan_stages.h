@@ -122,6 +122,7 @@ struct RowWalk {
     Halide::RVar row;
     Halide::Expr inclusive;
     Halide::Expr dense;  // the columns (i) unit-stride in input and output
+    Halide::Expr i_extent, r_extent;  // (the tasks' sizes)
 };
 
 }  // namespace hdml

@@ -305,13 +305,20 @@ TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
 // (staging=columns, at least scan_walk_min_columns columns; float16 with its
 // float32 totals in a carry row, family scan_carry_row): tasks of walk_columns
 // columns (a partial last one) walk every row. In place, an exclusive scan
-// takes the chunked kernel.
+// takes the chunked kernel. Down a middle axis of few columns: packed, the
+// period walk (3001 lines of 5 rows of 3 columns, a line per o); strided, the
+// row walk, whose task takes many o's (at least task_bytes; 700 o's of 9 x 2:
+// up to 455 a task in float32, a partial last one), its first rows too.
 TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 5);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
         for (DML_TENSOR_DATA_TYPE dtype : kTypes) {
             for (bool exclusive : {false, true}) check_random_case(type, dtype, {35, 16411}, 0, rng() % 2, exclusive, rng);
             check_random_case(type, dtype, {3, 7, 6007}, 1, rng() % 2, rng() % 2, rng);
+            for (bool exclusive : {false, true}) {
+                check_random_case(type, dtype, {3001, 5, 3}, 1, rng() % 2, exclusive, rng, Strides::packed);
+                check_random_case(type, dtype, {700, 9, 2}, 1, rng() % 2, exclusive, rng);
+            }
         }
         const bool sum = type == DML_OPERATOR_CUMULATIVE_SUMMATION;
         check_random_case(type, F32, {300, 8209}, 0, rng() % 2, /*exclusive=*/!sum, rng);

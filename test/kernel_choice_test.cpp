@@ -116,6 +116,19 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 31}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, I32, {16, 64}, {1}) == "hdml_reduce_int32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 65}, {1}) == "hdml_reduce_float32_inner_max" + p);
+    // The outer layout's columns, at most reduce_whole_rows_max_columns (32) of
+    // them, over rows of at most reduce_whole_rows_max_row (64), at least a
+    // vector (16) of o's, whose vector of rows spans at most
+    // reduce_whole_rows_max_columns_bytes (16 KiB): rows=whole, each column of
+    // each o a row (any row length: the plain multiple is the inner plain kernel's).
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 8, 2}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_ARGMAX, F16, {16, 32, 16}, {1}) ==
+          "hdml_arg_reduce_float16_inner_rows_whole_keys32" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 2, 32}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 2, 33}, {1}) == "hdml_reduce_float32_outer_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 65, 2}, {1}) == "hdml_reduce_float32_outer_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64, 16}, {1}) == "hdml_reduce_float32_outer_sum" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {15, 8, 2}, {1}) == "hdml_reduce_float32_outer_sum" + p);
     // Contiguous float rows of reduce_row_vectors_min_row..max_row (32..64), at
     // least a vector of them: rows=vectors (built for float types only: the
     // int32 rows above go plain); sums and products of the elements themselves
@@ -234,6 +247,7 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
           period_walk("int64", "sum", 8, pool_threads() > 3 ? "chunk_walk" : "line_walk"));
     CHECK(cumsum(r, F32, {1000, 2, 2}, 0) == period_walk("float32", "sum", 4));
     CHECK(cumsum(r, F32, {1000, 3}, 0) == period_walk("float32", "sum", 3));
+    CHECK(cumsum(r, F32, {4096, 8, 2}, 1) == period_walk("float32", "sum", 2));  // a line per o, ahead of the row walk
     CHECK(cumsum(r, DML_TENSOR_DATA_TYPE_UINT32, {65536, 3}, 0) == period_walk("uint32", "sum", 3, one_line));
     CHECK(cumsum(r, F32, {70000, 2}, 0, DML_AXIS_DIRECTION_DECREASING) ==
           "hdml_scan_float32_outer_sum_staging_chunk_walk" + p + " hdml_scan_float32_outer_sum" + p);

@@ -135,6 +135,12 @@ ReduceShape ReduceShape::rows_as_columns() const {
     return columns;
 }
 
+ReduceShape ReduceShape::columns_as_rows() const {
+    ReduceShape rows = *this;
+    rows.outer_layout = false;
+    return rows;
+}
+
 std::string ReduceShape::describe() const {
     return format("layout %s, i%s, r%s, o%s, %zu C++ loop dim(s)%s",
                   outer_layout ? "outer (kept dim fastest in memory: vectorise across it)"

@@ -29,6 +29,9 @@ struct ReduceShape {
     // The rows (r the reduced run, o the rows) seen as the outer layout's
     // columns, a kernel thread per row: i = the rows.
     ReduceShape rows_as_columns() const;
+    // The outer layout's few columns over short rows seen as rows (a row per
+    // column and o, each o a vector lane): the inner layout with i kept.
+    ReduceShape columns_as_rows() const;
     int64_t outputs_per_call() const { return i.extent * o.extent; }
     // When packed: the copy of `input` into the contiguous buffer (plan_copy's dims).
     std::vector<Dim> packing_dims(const Tensor &input) const;

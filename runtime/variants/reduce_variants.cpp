@@ -1,5 +1,6 @@
 #include "runtime/variants/reduce_variants.h"
 
+#include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/shape/limits.h"
 #include "runtime/variants/variant_list.h"
@@ -10,12 +11,16 @@ namespace hdml {
 
 namespace {
 
+// The shape a variant's kernel runs: the planned one; its short rows as the
+// outer kernel's columns, a thread per row (CUDA); or the outer layout's
+// columns as rows of the inner kernel (CPUs' rows=whole).
+enum ShapeAs { kAsPlanned, kRowsAsColumns, kColumnsAsRows };
+
 struct ReduceVariant {
     const char *name;
     unsigned platforms;
     KernelParams mapping;  // added to the function's parameters
-    // The shape's short rows run as the outer kernel's columns, a thread per row.
-    bool rows_as_columns;
+    ShapeAs shape_as;
     // A twin built with this vector_bytes serves calls whose input is that aligned.
     int32_t aligned_twin_vector_bytes;
     std::string (*refusal)(const ReduceQuery &q);
@@ -138,6 +143,35 @@ std::string whole_rows(const ReduceQuery &q) {
     return "";
 }
 
+// The outer layout's few columns over short rows (a middle axis of few inner
+// elements, e.g. [N, 8, 2] along 8) as rows=whole's rows: a vector of o's a
+// lane each, the columns one after the other inside it (they share its lines,
+// which stay in L1 while the vector of rows spans few bytes). The outer
+// kernel's tasks, each o's merge and float SUM's zero-sum walk cost hundreds of
+// cycles an o there (SUM over [4M, 8, 2] along 8: 0.17 GB/s on 2 Zen 4 cores).
+std::string whole_columns_as_rows(const ReduceQuery &q) {
+    const ReduceShape &s = q.shape;
+    const DispatchThresholds &t = *q.limits;
+    if (!s.outer_layout) return "inner layout";
+    if (s.i.extent > t.reduce_whole_rows_max_columns) {
+        return format("%lld columns, more than reduce_whole_rows_max_columns %lld", (long long)s.i.extent,
+                      (long long)t.reduce_whole_rows_max_columns);
+    }
+    if (s.r.extent > t.reduce_whole_rows_max_row) {
+        return format("rows of %lld, longer than reduce_whole_rows_max_row %lld", (long long)s.r.extent,
+                      (long long)t.reduce_whole_rows_max_row);
+    }
+    int64_t bytes = 0;
+    if (!checked_mul(kVectorOfRows * s.i.extent, s.r.extent * q.in_bytes, &bytes) ||
+        bytes > t.reduce_whole_rows_max_columns_bytes) {
+        return format("a vector of rows spans %lld columns x %lld rows x %lld o's, more than "
+                      "reduce_whole_rows_max_columns_bytes %lld bytes",
+                      (long long)s.i.extent, (long long)s.r.extent, (long long)kVectorOfRows,
+                      (long long)t.reduce_whole_rows_max_columns_bytes);
+    }
+    return vectors_of_rows(s);
+}
+
 // rows=vectors kernels take contiguous rows (the kernel reads them in dense
 // vectors; it is built for float types only). Sums and products of the
 // elements take longer rows than the rest: the plain kernel pays ~60 cycles a
@@ -184,26 +218,28 @@ std::string row_vectors_prefetched(const ReduceQuery &q) {
 
 const ReduceVariant kReduceVariants[] = {
     // CUDA, many short rows: a few lanes per row, several rows per block.
-    {"rows=lanes lane_merge=shuffles", kOnCuda, P{}.with(param::rows::lanes).with(param::lane_merge::shuffles), false, 0,
+    {"rows=lanes lane_merge=shuffles", kOnCuda, P{}.with(param::rows::lanes).with(param::lane_merge::shuffles), kAsPlanned, 0,
      row_lanes_shuffles},
-    {"rows=lanes", kOnCuda, P{}.with(param::rows::lanes), false, 0, row_lanes},
+    {"rows=lanes", kOnCuda, P{}.with(param::rows::lanes), kAsPlanned, 0, row_lanes},
     // CUDA, many very short rows: a thread per row (the rows become columns).
-    {"thread per row, columns=whole", kOnCuda, P{}.with(param::columns::whole), true, 16, rows_whole_columns},
-    {"thread per row, columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), true, 0, rows_warp_merge},
-    {"thread per row", kOnCuda, P{}, true, 0, thread_per_row},
+    {"thread per row, columns=whole", kOnCuda, P{}.with(param::columns::whole), kRowsAsColumns, 16, rows_whole_columns},
+    {"thread per row, columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), kRowsAsColumns, 0, rows_warp_merge},
+    {"thread per row", kOnCuda, P{}, kRowsAsColumns, 0, thread_per_row},
     // CUDA, outer layout: many columns a thread each; few columns a warp each.
-    {"columns=whole", kOnCuda, P{}.with(param::columns::whole), false, 16, whole_columns},
-    {"columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), false, 0, warp_merge},
+    {"columns=whole", kOnCuda, P{}.with(param::columns::whole), kAsPlanned, 16, whole_columns},
+    {"columns=warp_merge", kOnCuda, P{}.with(param::columns::warp_merge), kAsPlanned, 0, warp_merge},
     // CUDA, other inner rows: the split kernel, its lanes merging through shuffles.
-    {"lane_merge=shuffles", kOnCuda, P{}.with(param::lane_merge::shuffles), false, 0, inner_shuffles},
+    {"lane_merge=shuffles", kOnCuda, P{}.with(param::lane_merge::shuffles), kAsPlanned, 0, inner_shuffles},
     // CPUs, many contiguous rows of several vectors: a row's vectors, then a vector of rows across lanes
     // (x86: with its whole vectors prefetched, where a profile's threshold turns that on).
-    {"rows=vectors_prefetched", kOnCpu, P{}.with(param::rows::vectors_prefetched), false, 0, row_vectors_prefetched},
-    {"rows=vectors", kOnCpu, P{}.with(param::rows::vectors), false, 0, row_vectors},
+    {"rows=vectors_prefetched", kOnCpu, P{}.with(param::rows::vectors_prefetched), kAsPlanned, 0, row_vectors_prefetched},
+    {"rows=vectors", kOnCpu, P{}.with(param::rows::vectors), kAsPlanned, 0, row_vectors},
     // CPUs, many short rows: each row reduced whole, a vector lane per row.
-    {"rows=whole", kOnCpu, P{}.with(param::rows::whole), false, 0, whole_rows},
+    {"rows=whole", kOnCpu, P{}.with(param::rows::whole), kAsPlanned, 0, whole_rows},
+    // CPUs, few columns over short rows (a middle axis): each column of each o a row of rows=whole.
+    {"rows=whole, columns as rows", kOnCpu, P{}.with(param::rows::whole), kColumnsAsRows, 0, whole_columns_as_rows},
     // Every shape: the plain kernel of the shape's layout.
-    {"plain", kOnAll, P{}, false, 0, serves_all<ReduceQuery>},
+    {"plain", kOnAll, P{}, kAsPlanned, 0, serves_all<ReduceQuery>},
 };
 
 // Whether every row of `s` starts on a `vector_bytes` vector and holds whole
@@ -238,7 +274,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
         query.element_map == 0 && (function.op == param::op::sum || function.op == param::op::multiply);
     query.extremes = query.arg || function.op == param::op::min || function.op == param::op::max;
     auto params_of = [&](const ReduceVariant &v) {
-        const bool outer = v.rows_as_columns || query.shape.outer_layout;
+        const bool outer = v.shape_as == kRowsAsColumns || (query.shape.outer_layout && v.shape_as != kColumnsAsRows);
         return function.with(outer ? param::layout::outer : param::layout::inner).with_mapping(v.mapping);
     };
     auto twins_of = [&](const ReduceVariant &v) {
@@ -256,7 +292,9 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     const int32_t key_bits = choice->kernel->params.key_bits;
     choice->variant = v.name;
     if (key_bits) choice->variant += format(" key_bits=%d", key_bits);
-    choice->shape = v.rows_as_columns ? query.shape.rows_as_columns() : query.shape;
+    choice->shape = v.shape_as == kRowsAsColumns   ? query.shape.rows_as_columns()
+                    : v.shape_as == kColumnsAsRows ? query.shape.columns_as_rows()
+                                                   : query.shape;
     // The aligned twins, the widest loads first: 16-bit rows as 32-bit words
     // (loads=words) in vectors, then words alone, then 16-bit columns in
     // pairs (loads=column_words); other types in vectors.

@@ -26,6 +26,8 @@ namespace hdml {
     X(reduce_warp_merge_max_outputs, cuda)     /* CUDA: most columns per call for warp merge */                \
     X(reduce_whole_rows_max_row, cpu)          /* CPUs: longest inner row reduced whole (rows=whole) */        \
     X(reduce_whole_rows_plain_multiple, cpu)   /* ... but rows a multiple of it go plain (0: none) */          \
+    X(reduce_whole_rows_max_columns, cpu)      /* ... and the outer layout's rows of at most this many columns */ \
+    X(reduce_whole_rows_max_columns_bytes, cpu) /* ... whose vector of rows spans at most this many bytes */   \
     X(reduce_row_vectors_min_row, cpu)         /* CPUs: shortest contiguous row for rows=vectors */            \
     X(reduce_row_vectors_max_row, cpu)         /* ... longest (LOG_SUM_EXP, L1, L2, SUM_SQUARE) */             \
     X(reduce_row_vectors_max_sum_row, cpu)     /* ... longest: sums and products of the elements themselves */ \

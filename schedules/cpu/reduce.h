@@ -27,22 +27,23 @@ inline Halide::Expr granules_per_task(const ReduceStages &s, const ReduceTuning 
 // loop vectorised), in parallel tasks of granules_per_task vectors; the last
 // vector shifts back over rows already done (ShiftInwards), so calls need at
 // least a vector of rows (kVectorOfRows in runtime/variants/reduce_variants.cpp).
-// Returns the loop over a task's vectors of rows, where the reductions go.
+// i (extent 1, or rows=whole's few columns taken as rows) inside a vector of
+// rows, whose lines its columns share. Returns the loop over a vector of
+// rows' columns, where the reductions go.
 inline Halide::Var split_vectors_of_rows(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     Var oo("oo"), oi("oi"), ov("ov");
-    // i has extent 1 in the inner layout: outside, so the rows' loop is the innermost.
-    s.output.reorder(s.o, s.i);
-    if (s.word) s.output.reorder(s.o, s.i, *s.word);  // outermost: 64-bit indices' words are passes of their own
+    if (s.word) s.output.reorder(s.i, s.o, *s.word);  // outermost: 64-bit indices' words are passes of their own
     s.output.split(s.o, oi, ov, lanes, TailStrategy::ShiftInwards)
         .vectorize(ov)
         .split(oi, oo, oi, granules_per_task(s, p, lanes), TailStrategy::GuardWithIf)
+        .reorder(ov, s.i, oi, oo)
         .parallel(oo);
     // A vector of rows' values between reductions, computed once for it: in
     // rows=whole's dense rows of a vector, LOG_SUM_EXP's shift took a select
     // of 16 vectors where it needs one.
-    for (Func f : s.row_values) f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
-    return oi;
+    for (Func f : s.row_values) f.compute_at(s.output, s.i).bound_extent(s.o, lanes).vectorize(s.o);
+    return s.i;
 }
 
 // Float SUM's zero_sum_signs, where defined: inside the output's loop `at`
@@ -94,7 +95,7 @@ inline void compute_zero_sum_signs_at(ReduceStages &s, Halide::Var at, int lanes
 inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
-    const Var oi = split_vectors_of_rows(s, p, lanes);
+    const Var at = split_vectors_of_rows(s, p, lanes);
     // Contiguous results (the usual case): a vector store per vector of rows,
     // where an unknown stride stored each lane alone (with SUM's -0.0 start,
     // rows of 16 1.07-1.31x on 16 Xeon threads; in rows=vectors, SUM over rows
@@ -102,11 +103,11 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
     const OutputImageParam results = s.output.output_buffer();
     s.output_cases.push_back(s.output.specialize(results.dim(results.dimensions() - 1).stride() == 1));
     for (Func f : s.reductions) {
-        f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
+        f.compute_at(s.output, at).bound_extent(s.o, lanes).vectorize(s.o);
         Stage update = f.update();
         // Dense rows of exactly a vector: a vector of rows is one dense load
         // per row, reduced across its lanes by a tree of shuffles.
-        update.specialize(s.r_extent == lanes && s.r_stride == 1 && s.o_stride == lanes)
+        update.specialize(whole_rows_are_dense_vectors(s.r_extent, s.r_stride, s.o_stride, lanes))
             .reorder(s.r().x, s.o, s.i)
             .atomic()
             .vectorize(s.r().x)
@@ -122,17 +123,17 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
 // element of every row of the vector at a time. In one masked walk the
 // prefetch made Halide take the last vector a scalar at a time, and the
 // partials lived on the stack.
-inline void schedule_row_vectors_in_two_parts_cpu(ReduceStages &s, const Halide::Var &oi, const Halide::Var &u,
+inline void schedule_row_vectors_in_two_parts_cpu(ReduceStages &s, const Halide::Var &at, const Halide::Var &u,
                                                   int lanes) {
     using namespace Halide;
     const RVar lane = s.row.parts[0].x, step = s.row.parts[0].y, last = s.row.parts[1].x;
     for (Func f : s.reductions) {
         // rfactor before any other directive on the stage: it rebuilds the stage's loops.
         Func partial = f.update(0).rfactor(lane, u);
-        f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
+        f.compute_at(s.output, at).bound_extent(s.o, lanes).vectorize(s.o);
         f.update(0).reorder(lane, s.o, s.i).atomic().vectorize(lane).vectorize(s.o);
         f.update(1).reorder(s.o, last, s.i).vectorize(s.o);
-        partial.compute_at(s.output, oi).reorder_storage(u, s.o, s.i).vectorize(u).unroll(s.o);
+        partial.compute_at(s.output, at).reorder_storage(u, s.o, s.i).vectorize(u).unroll(s.o);
         Stage walk = partial.update();
         walk.specialize(s.r_stride == 1).reorder(u, step, s.o, s.i).vectorize(u).unroll(s.o);
         walk.reorder(u, step, s.o, s.i).vectorize(u).unroll(s.o);  // other strides: correct, gathers
@@ -153,24 +154,40 @@ inline void schedule_row_vectors_in_two_parts_cpu(ReduceStages &s, const Halide:
 inline void schedule_row_vectors_cpu(ReduceStages &s, const ReduceTuning &p, int lanes) {
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=vectors is built for the inner layout only";
-    const Var oi = split_vectors_of_rows(s, p, lanes);
-    compute_zero_sum_signs_at(s, oi, lanes);
+    const Var at = split_vectors_of_rows(s, p, lanes);
+    compute_zero_sum_signs_at(s, at, lanes);
     Var u("u");
     if (s.row.parts.size() == 2) {
-        schedule_row_vectors_in_two_parts_cpu(s, oi, u, lanes);
+        schedule_row_vectors_in_two_parts_cpu(s, at, u, lanes);
         return;
     }
     for (Func f : s.reductions) {
         RVar step("step"), lane("lane");
         // rfactor before any other directive on the stage: it rebuilds the stage's loops.
         Func partial = f.update().split(s.r().x, step, lane, lanes, TailStrategy::GuardWithIf).rfactor(lane, u);
-        f.compute_at(s.output, oi).bound_extent(s.o, lanes).vectorize(s.o);
+        f.compute_at(s.output, at).bound_extent(s.o, lanes).vectorize(s.o);
         f.update().reorder(lane, s.o, s.i).atomic().vectorize(lane).vectorize(s.o);
-        partial.compute_at(s.output, oi).reorder_storage(u, s.o, s.i).vectorize(u);
+        partial.compute_at(s.output, at).reorder_storage(u, s.o, s.i).vectorize(u);
         Stage walk = partial.update();
         walk.specialize(s.r_stride == 1).reorder(u, step, s.o, s.i).vectorize(u);
         walk.reorder(u, step, s.o, s.i).vectorize(u);  // other strides: correct, gathers
     }
+}
+
+// The o's of one outer-layout task where a task's columns of one o are short
+// (few columns, or few rows): at least task_bytes of input a task (`rows` rows
+// of at most `columns` columns each o), and no more than about task_count
+// tasks of o's, as granules_per_task. A task an o ran SUM over [4M, 8, 2]
+// along 8 at 0.17 GB/s (16 elements a task).
+inline Halide::Expr outer_os_per_task(const ReduceStages &s, const ReduceTuning &p, const Halide::Expr &rows,
+                                      int columns) {
+    using namespace Halide;
+    _halide_user_assert(p.task_bytes >= 1 && p.task_count >= 1) << "task_bytes and task_count must be at least 1";
+    // (Each factor clamped first: no int32 overflow.)
+    const Expr o_bytes = clamp(s.i_extent, 1, columns) * clamp(rows, 1, p.task_bytes) * s.input_type.bytes();
+    const Expr by_bytes = p.task_bytes / min(o_bytes, p.task_bytes);
+    const Expr by_count = (max(s.o_extent, 1) - 1) / p.task_count + 1;  // ceil, without overflow
+    return max(by_bytes, by_count, 1);
 }
 
 // Outer layout (columns i contiguous, rows r reduced): rows are cut into
@@ -187,17 +204,25 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
         << "tile_columns must be a multiple of the vector's lanes; rows_per_chunk and max_row_chunks at least 1";
     const int tile = p.tile_columns, merge_tile = lanes * 16;
     const Expr chunk_rows = cpu_outer_row_chunks(s.r_extent, p).rows;
-    Var it("it"), ii("ii"), itc("itc"), t("t");
-    // The output's tasks: merge_tile columns of one o (and, for ARGMAX/ARGMIN's
-    // 64-bit indices, one word: outermost, a pass each). 4 vectors a task made
-    // 1024 tasks of [16, 65536], half the speed of 16 vectors on 16 cores.
+    // The output's columns per task: merge_tile, or the row's vectors where
+    // fewer (a task's guarded vectors past the row each ran the whole merge, masked).
+    const Expr output_tile = (min(s.i_extent, merge_tile) + lanes - 1) / lanes * lanes;
+    Var it("it"), ii("ii"), itc("itc"), t("t"), oo("oo"), oi("oi");
+    // The output's tasks: output_tile columns of outer_os_per_task o's (and, for
+    // ARGMAX/ARGMIN's 64-bit indices, one word: outermost, a pass each). 4
+    // vectors a task made 1024 tasks of [16, 65536], half the speed of 16
+    // vectors on 16 cores.
     if (s.word) s.output.reorder(s.i, s.o, *s.word);
-    s.output.split(s.i, it, ii, merge_tile, TailStrategy::GuardWithIf)
-        .fuse(it, s.o, t)
+    s.output.split(s.i, it, ii, output_tile, TailStrategy::GuardWithIf)
+        .split(s.o, oo, oi, outer_os_per_task(s, p, s.r_extent, merge_tile), TailStrategy::GuardWithIf)
+        .reorder(ii, oi, it, oo)
+        .fuse(it, oo, t)
         .parallel(t)
         .vectorize(ii, lanes, TailStrategy::GuardWithIf);
     s.output.specialize(s.i_stride == 1);
-    compute_zero_sum_signs_at(s, t, lanes, Expr(), merge_tile);
+    compute_zero_sum_signs_at(s, oi, lanes, Expr(), merge_tile);
+    // A chunk task's o's (one tile of columns each).
+    const Expr chunk_os = outer_os_per_task(s, p, chunk_rows, tile);
     // The tasks of a Func over (i, c, o), a chunk's columns each: in tiles
     // only where a row has more than one (a guarded split past a short row
     // still walks a tile).
@@ -209,7 +234,9 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
         // the bounds past what Halide proves aligned (a call a lane: 0.2-0.4x).
         if (s.outer_prefetching.defined()) partial.bound(s.i, 0, s.i_extent);
         partial.specialize(s.i_extent <= tile)
-            .fuse(c, s.o, t)
+            .split(s.o, oo, oi, chunk_os, TailStrategy::GuardWithIf)
+            .reorder(s.i, oi, c, oo)
+            .fuse(c, oo, t)
             .parallel(t)
             .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
         partial.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
@@ -222,7 +249,11 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
     // where columns are contiguous.
     auto schedule_tiles = [&](Stage accumulate, Var c, RVar ri) {
         Stage one_tile = accumulate.specialize(s.i_extent <= tile);
-        one_tile.reorder(s.i, ri, c, s.o).fuse(c, s.o, t).parallel(t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+        one_tile.split(s.o, oo, oi, chunk_os, TailStrategy::GuardWithIf)
+            .reorder(s.i, ri, oi, c, oo)
+            .fuse(c, oo, t)
+            .parallel(t)
+            .vectorize(s.i, lanes, TailStrategy::GuardWithIf);
         one_tile.specialize(s.i_stride == 1);
         accumulate.split(s.i, it, ii, tile, TailStrategy::GuardWithIf)
             .reorder(ii, ri, it, c, s.o)
@@ -244,19 +275,23 @@ inline void schedule_outer_cpu(ReduceStages &s, const ReduceTuning &p, int lanes
     // merge reads) in tasks of its own before them.
     auto schedule_merge = [&](Func f, RVar ro) {
         if (f.name() == s.reductions.back().name()) {
-            f.compute_at(s.output, t).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
+            f.compute_at(s.output, oi).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
             f.update().reorder(s.i, ro).vectorize(s.i, lanes, TailStrategy::GuardWithIf);
             return;
         }
+        const Expr os = outer_os_per_task(s, p, s.r_extent, merge_tile);
         f.compute_root()
-            .split(s.i, it, ii, merge_tile, TailStrategy::GuardWithIf)
-            .fuse(it, s.o, t)
+            .split(s.i, it, ii, output_tile, TailStrategy::GuardWithIf)
+            .split(s.o, oo, oi, os, TailStrategy::GuardWithIf)
+            .reorder(ii, oi, it, oo)
+            .fuse(it, oo, t)
             .parallel(t)
             .vectorize(ii, lanes, TailStrategy::GuardWithIf);
         f.update()
-            .split(s.i, it, ii, merge_tile, TailStrategy::GuardWithIf)
-            .reorder(ii, ro, it, s.o)
-            .fuse(it, s.o, t)
+            .split(s.i, it, ii, output_tile, TailStrategy::GuardWithIf)
+            .split(s.o, oo, oi, os, TailStrategy::GuardWithIf)
+            .reorder(ii, ro, oi, it, oo)
+            .fuse(it, oo, t)
             .parallel(t)
             .vectorize(ii, lanes, TailStrategy::GuardWithIf);
     };

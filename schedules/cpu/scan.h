@@ -249,6 +249,9 @@ inline void schedule_vector_walk_cpu(VectorWalk &w, const ScanTuning &p, const H
 // staging=columns (outer layout, many columns): a task per walk_columns
 // columns walks every row, vectors across its columns, each row's running
 // totals combined with the row it stored before (one pass over the input).
+// Where a task's columns of one o are short, a task takes several o's (at
+// least task_bytes): a task an o ran CUMSUM over [256K, 16, 16] along 16 at
+// 4.3 GB/s on 2 Zen 4 cores, 5.3 so.
 inline void schedule_row_walk_cpu(RowWalk &w, const ScanTuning &p, const Halide::Target &target) {
     using namespace Halide;
     _halide_user_assert(!target.has_gpu_feature()) << "schedule_row_walk_cpu schedules a CPU kernel";
@@ -259,8 +262,16 @@ inline void schedule_row_walk_cpu(RowWalk &w, const ScanTuning &p, const Halide:
     const int lanes = target.natural_vector_size(widest), columns = p.walk_columns;
     _halide_user_assert(columns >= lanes && columns % lanes == 0)
         << "walk_columns (" << columns << ") must be a multiple of the vector, " << lanes << " elements";
-    Var ib("ib"), ii("ii"), iv("iv"), task("task");
-    w.output.update(0).vectorize(w.i, lanes, TailStrategy::GuardWithIf);
+    Var ib("ib"), ii("ii"), iv("iv"), task("task"), oo("oo"), oi("oi");
+    // o's per task: `rows` rows of a task's columns each (factors clamped: no int32 overflow).
+    auto os_per_task = [&](const Expr &rows) {
+        const Expr o_bytes = clamp(w.i_extent, 1, columns) * clamp(rows, 1, p.task_bytes) * widest.bytes();
+        return max(p.task_bytes / min(o_bytes, p.task_bytes), 1);
+    };
+    w.output.update(0)
+        .split(w.o, oo, oi, os_per_task(1), TailStrategy::GuardWithIf)
+        .parallel(oo)
+        .vectorize(w.i, lanes, TailStrategy::GuardWithIf);
     Stage walk = w.output.update(1);
     if (w.output.outputs() > 1) {
         // float16's carry row (a second output): vectors first, then blocks of
@@ -274,8 +285,9 @@ inline void schedule_row_walk_cpu(RowWalk &w, const ScanTuning &p, const Halide:
     } else {
         walk.split(w.i, ib, ii, columns, TailStrategy::GuardWithIf).split(ii, iv, ii, lanes, TailStrategy::GuardWithIf);
     }
-    walk.reorder(ii, iv, w.row, ib, w.o)
-        .fuse(ib, w.o, task)
+    walk.split(w.o, oo, oi, os_per_task(w.r_extent), TailStrategy::GuardWithIf)
+        .reorder(ii, iv, w.row, oi, ib, oo)
+        .fuse(ib, oo, task)
         .parallel(task)
         .vectorize(ii)
         .unroll(iv);
