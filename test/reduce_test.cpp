@@ -572,7 +572,7 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
 // 117 o's a task in float32; 40 columns over 6 rows: 34 o's a task, each o's
 // columns in 3 vectors), the last task partial. Every function and type. Run
 // on every device.
-TEST_CASE("REDUCE down a middle axis of few columns: tasks of many o's", "[reduce][random]") {
+TEST_CASE("REDUCE down a middle axis of few columns: columns as rows, tasks of many o's", "[reduce][random]") {
     std::mt19937 rng(test_seed() + 10);
     struct Shape {
         std::vector<uint32_t> sizes, strides;
