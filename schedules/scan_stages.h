@@ -117,7 +117,7 @@ struct VectorWalk {
 
 // The CPU row walk's stages (staging=columns on CPUs; see Scan::define_row_walk).
 struct RowWalk {
-    Halide::Func output;  // (i, r, o): undef, update 0 the first row, update 1 the rows after it
+    Halide::Func output;  // (i, r, o): undef, then update 0 walks every row
     Halide::Var i, o;
     Halide::RVar row;
     Halide::Expr inclusive;

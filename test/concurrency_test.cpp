@@ -97,6 +97,13 @@ TEST_CASE("one operator executed from 8 threads matches its serial results", "[t
         check_concurrent_executions(op, in, out, 20);
         hdmlReleaseOperator(op);
     }
+    SECTION("float16 CUMULATIVE_SUMMATION down a middle axis (the operator's totals, or a call's own)") {
+        TestTensor in(DML_TENSOR_DATA_TYPE_FLOAT16, {300, 6, 16}), out(DML_TENSOR_DATA_TYPE_FLOAT16, {300, 6, 16});
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC desc{&in.desc, &out.desc, 1, DML_AXIS_DIRECTION_INCREASING, FALSE};
+        hdml_operator *op = create(device, DML_OPERATOR_CUMULATIVE_SUMMATION, &desc);
+        check_concurrent_executions(op, in, out, 20);
+        hdmlReleaseOperator(op);
+    }
     hdmlReleaseDevice(device);
 }
 

@@ -308,7 +308,9 @@ TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
 // takes the chunked kernel. Down a middle axis of few columns: packed, the
 // period walk (3001 lines of 5 rows of 3 columns, a line per o); strided, the
 // row walk, whose task takes many o's (at least task_bytes; 700 o's of 9 x 2:
-// up to 455 a task in float32, a partial last one), its first rows too.
+// up to 455 a task in float32, a partial last one), its first rows too; rows
+// narrower than a block (walk_columns) walk only their vectors: 16 and 40
+// packed columns (a vector, and vectors with a partial last one).
 TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 5);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
@@ -318,12 +320,32 @@ TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[
             for (bool exclusive : {false, true}) {
                 check_random_case(type, dtype, {3001, 5, 3}, 1, rng() % 2, exclusive, rng, Strides::packed);
                 check_random_case(type, dtype, {700, 9, 2}, 1, rng() % 2, exclusive, rng);
+                check_random_case(type, dtype, {300, 6, 16}, 1, rng() % 2, exclusive, rng, Strides::packed);
+                check_random_case(type, dtype, {200, 5, 40}, 1, rng() % 2, exclusive, rng, Strides::packed);
             }
         }
         const bool sum = type == DML_OPERATOR_CUMULATIVE_SUMMATION;
         check_random_case(type, F32, {300, 8209}, 0, rng() % 2, /*exclusive=*/!sum, rng);
         check_random_case(type, DML_TENSOR_DATA_TYPE_INT64, {300, 8209}, 0, rng() % 2, /*exclusive=*/sum, rng);
         check_random_case(type, F16, {300, 4099}, 0, rng() % 2, rng() % 2, rng);
+    }
+}
+
+// float16's row walk (CPUs) keeps its float32 totals in a row per o of a
+// slab of o's (scan_carry_row_slab_bytes; the operator's memory, reused),
+// the slabs walked one after another: here slabs of 7 rows of 64 bytes (16
+// columns: 43 slabs and a rest of 1), of 2 rows of 192 bytes (40 columns:
+// 100 and a rest of 1), and a 4-D tensor's slabs inside its outer loop.
+TEST_CASE("float16 cumulative ops down a middle axis in slabs of o, one after another", "[scan][random]") {
+    const hdml_test::ScopedDispatch overlay("scan_carry_row_slabs.json", R"({"dispatch": {
+        "scan_carry_row_slab_bytes": 448}})");
+    std::mt19937 rng(test_seed() + 10);
+    for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {
+        for (bool exclusive : {false, true}) {
+            check_random_case(type, F16, {302, 6, 16}, 1, rng() % 2, exclusive, rng, Strides::packed);
+            check_random_case(type, F16, {201, 5, 40}, 1, rng() % 2, exclusive, rng, Strides::packed);
+            check_random_case(type, F16, {3, 50, 6, 16}, 2, rng() % 2, exclusive, rng);
+        }
     }
 }
 

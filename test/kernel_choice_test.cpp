@@ -225,6 +225,7 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(cumsum(r, F16, {2, 3, carry_row_min / 2}, 0) == carry_row16);
     CHECK(cumsum(r, F16, {64, carry_row_min - 1}, 0) == chunk_walk16);
     if (!arm) CHECK(cumsum(r, F16, {pool_threads(), 2, 64}, 1) == carry_row16);  // a task per outer index
+    CHECK(cumsum(r, F16, {302, 6, 16}, 1) == carry_row16);  // a middle axis (cumulative_test's slabs)
     CHECK(cumsum(r, F16, {64, 16}, 0) == chunk_walk16);
     // Rows of 2, 3, 4 or 8 packed columns: the period walk (the rows as one line
     // of that many interleaved scans, staging=line_walk period=P), the chunked

@@ -8,6 +8,7 @@
 #include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/halide_glue.h"
+#include "runtime/host_scratch.h"
 #include "runtime/kernels.h"
 #include "runtime/launch.h"
 #include "runtime/operator.h"
@@ -19,7 +20,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
-#include <new>
 #include <string>
 
 namespace hdml {
@@ -96,37 +96,65 @@ public:
     }
 
     // The float16 row walk: its float32 running totals in a row per (i, o) of
-    // the call (uninitialised: the walk writes row 0's before any row reads
-    // them), bound with the r dim of stride 0, so each row overwrites the last.
-    // Rows start on cache lines, as the tasks' blocks of columns then do: tasks
-    // that share a line rewrite it at every row (false sharing: at 16 Xeon
-    // threads 4096 columns ran 0.78x the chunk walk unaligned, 1.07x aligned).
+    // the kernel's call (uninitialised: the walk starts each from the
+    // identity at row 0), bound with the r dim of stride 0, so each row
+    // overwrites the last. Rows start on cache lines, as the tasks' blocks of
+    // columns then do: tasks that share a line rewrite it at every row (false
+    // sharing: at 16 Xeon threads 4096 columns ran 0.78x the chunk walk
+    // unaligned, 1.07x aligned). The call goes in slabs of o whose totals take
+    // at most scan_carry_row_slab_bytes (an o at least), one after another in
+    // the operator's memory: a row per o of the whole call (32 MiB for
+    // [512K, 16, 16]) left the caches and was faulted in at every execution.
     HRESULT run_carry_row(const KernelEntry *kernel, const ScanShape &shape, const uint8_t *input, uint8_t *output,
                           halide_type_t type) {
         constexpr int64_t kLine = 64 / sizeof(float);
         const int64_t whole_lines = (shape.i.extent + kLine - 1) / kLine * kLine;
         const int64_t row = whole_lines <= INT32_MAX ? whole_lines : shape.i.extent;  // (a stride is 32-bit)
-        const int64_t totals = must_mul(row, shape.o.extent) + kLine;  // (room to align)
-        std::unique_ptr<float[]> memory(new (std::nothrow) float[(size_t)totals]);
-        if (!memory) return fail(E_OUTOFMEMORY, format("%s: no memory for %lld float32 running totals.", kernel->name,
-                                                       (long long)totals));
-        const int64_t misaligned = reinterpret_cast<uintptr_t>(memory.get()) / sizeof(float) % kLine;
-        float *carry = memory.get() + (kLine - misaligned) % kLine;
-        return run_xyz(device, shape.i, shape.r, shape.o, shape.loops, input, type, output, type, kernel->name,
-                       [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
-                           KernelBuffer<3> carry_buf(carry, halide_type_t(halide_type_float, 32), device);
-                           carry_buf.set_dim(0, (int32_t)shape.i.extent, 1);
-                           carry_buf.set_dim(1, (int32_t)shape.r.extent, 0);
-                           carry_buf.set_dim(2, (int32_t)shape.o.extent, (int32_t)row);
-                           return kernel_fn<scan_carry_row_fn>(kernel)(call, in_buf, exclusive_ ? 1 : 0, out_buf,
-                                                                       &carry_buf.buf);
-                       });
+        const int64_t row_bytes = must_mul<int64_t>(row, sizeof(float));
+        const int64_t slab_bytes = device.thresholds.scan_carry_row_slab_bytes;
+        const int64_t slab = slab_bytes > 0 ? std::clamp<int64_t>(slab_bytes / row_bytes, 1, shape.o.extent)
+                                            : shape.o.extent;
+        HostScratch::Lease totals;
+        carry_rows_.lease((size_t)must_mul(row_bytes, slab), &totals);
+        if (!totals.data()) {
+            return fail(E_OUTOFMEMORY, format("%s: no memory for %lld float32 running totals.", kernel->name,
+                                              (long long)must_mul(row, slab)));
+        }
+        auto *carry = reinterpret_cast<float *>(totals.data());
+        auto run_slabs = [&](const Dim &o, const std::vector<Dim> &loops, int64_t first_o) {
+            const int64_t in_at = must_mul(must_mul(first_o, shape.o.in_stride), (int64_t)type.bytes());
+            const int64_t out_at = must_mul(must_mul(first_o, shape.o.out_stride), (int64_t)type.bytes());
+            return run_xyz(device, shape.i, shape.r, o, loops, input + in_at, type, output + out_at, type, kernel->name,
+                           [&](KernelCall *call, halide_buffer_t *in_buf, halide_buffer_t *out_buf) {
+                               KernelBuffer<3> carry_buf(carry, halide_type_t(halide_type_float, 32), device);
+                               carry_buf.set_dim(0, (int32_t)shape.i.extent, 1);
+                               carry_buf.set_dim(1, (int32_t)shape.r.extent, 0);
+                               carry_buf.set_dim(2, (int32_t)o.extent, (int32_t)row);
+                               return kernel_fn<scan_carry_row_fn>(kernel)(call, in_buf, exclusive_ ? 1 : 0, out_buf,
+                                                                           &carry_buf.buf);
+                           });
+        };
+        // Whole slabs as one more loop of the call, then the rest of o.
+        const int64_t whole = shape.o.extent / slab, rest = shape.o.extent % slab;
+        Dim o = shape.o;
+        o.extent = slab;
+        std::vector<Dim> loops = shape.loops;
+        Dim slabs;
+        slabs.extent = whole;
+        slabs.in_stride = must_mul(slab, shape.o.in_stride);
+        slabs.out_stride = must_mul(slab, shape.o.out_stride);
+        if (whole > 1) loops.push_back(slabs);
+        HDML_RETURN_IF_FAILED(run_slabs(o, loops, 0));
+        if (rest == 0) return S_OK;
+        o.extent = rest;
+        return run_slabs(o, shape.loops, whole * slab);
     }
 
 private:
     bool exclusive_ = false, same_strides_ = false;
     ScanShape shape_, kernel_shape_;  // the planned shape; choice_.kernel's (a period walk's line)
     ScanChoice choice_;
+    HostScratch carry_rows_;  // the float16 row walk's running totals
 };
 
 // Both descs: {InputTensor, OutputTensor, Axis, AxisDirection, HasExclusive*}.

@@ -38,6 +38,7 @@ namespace hdml {
     X(scan_walk_min_columns, cpu)              /* CPUs: fewest columns per call for the row walk */            \
     X(scan_walk_columns_per_thread, cpu)       /* ... and at least this many per thread of the pool (0: none) */ \
     X(scan_carry_row_task_columns, cpu)        /* ... float16's (a carry row) a task per thread, of these columns */ \
+    X(scan_carry_row_slab_bytes, cpu)          /* ... its float32 totals per kernel call, in slabs of o (0: one call) */ \
     X(scan_line_walk_multiple, cpu)            /* CPUs: the line walk takes lines of a multiple of it (<= 1: any) */ \
     X(scan_line_walk_max_line, cpu)            /* ... at most this long in a call ... */                       \
     X(scan_line_walk_min_bytes, cpu)           /* ... of fewer input bytes than this (0: any line, any size) */ \
