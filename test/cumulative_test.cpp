@@ -308,9 +308,9 @@ TEST_CASE("cumulative ops on short inner lines, every type", "[scan][random]") {
 // takes the chunked kernel. Down a middle axis of few columns: packed, the
 // period walk (3001 lines of 5 rows of 3 columns, a line per o); strided, the
 // row walk, whose task takes many o's (at least task_bytes; 700 o's of 9 x 2:
-// up to 455 a task in float32, a partial last one), its first rows too; rows
-// narrower than a block (walk_columns) walk only their vectors: 16 and 40
-// packed columns (a vector, and vectors with a partial last one).
+// up to 455 a task in float32, a partial last one), row 0 the walk's first
+// step; rows narrower than a block (walk_columns) walk only their vectors: 16
+// and 40 packed columns (a vector, and vectors with a partial last one).
 TEST_CASE("cumulative ops along an outer axis with many columns, every type", "[scan][random]") {
     std::mt19937 rng(test_seed() + 5);
     for (DML_OPERATOR_TYPE type : {DML_OPERATOR_CUMULATIVE_SUMMATION, DML_OPERATOR_CUMULATIVE_PRODUCT}) {

@@ -40,10 +40,10 @@
  * operator may be executed concurrently on distinct buffers.
  *
  * Memory: on a CPU device, a float16 CUMULATIVE_* operator along an outer axis
- * keeps its float32 running totals (up to 1 MiB by default,
- * scan_carry_row_slab_bytes) from its first execution until it is released;
- * an execution concurrent with another of the same operator allocates its
- * own for that call.
+ * keeps its float32 running totals (a slab of rows of its columns: up to
+ * 1 MiB by default, scan_carry_row_slab_bytes, or one row where a row is
+ * larger) from its first execution until it is released; an execution
+ * concurrent with another of the same operator allocates its own for that call.
  *
  * Environment: HDML_VERBOSE=1 logs, per operator created, the kernel chosen and
  * why. HDML_CPU_ISA=baseline|sse41|avx2 caps the x86 instruction set the
