@@ -91,6 +91,38 @@ inline void compute_zero_sum_signs_at(ReduceStages &s, Halide::Var at, int lanes
     walk.specialize(s.r_stride == 1);
 }
 
+// rows=whole's columns taken as rows where a dense vector holds whole rows of
+// all the columns (whole_rows_are_periodic_vectors, a middle axis of 2, 4 or 8
+// columns of float32 or float16): a vector of rows' columns are reduced
+// together, a dense load of an o's elements at a time, folded across its rows
+// by shuffles (atomic), where a column at a time took a gather per element
+// and column. Each column count a specialisation of its own, its accumulators
+// a constant size (registers). The first cases of the output, so the
+// reductions' periodic walks never run where the output takes one column.
+inline void schedule_periodic_columns_cpu(ReduceStages &s, int lanes) {
+    using namespace Halide;
+    if (!s.input_type.is_float() || s.input_type.bits() > 32) return;  // others: rare, and each case costs build time
+    for (int columns : {2, 4, 8}) {
+        if (columns >= lanes) continue;
+        const Expr periodic =
+            whole_rows_are_periodic_vectors(s.i_extent, s.i_stride, s.r_extent, s.r_stride, columns, lanes);
+        Var column("column");
+        // The outer part keeps i's name: the reductions are computed at it, over all the columns.
+        s.output_cases.push_back(s.output.specialize(periodic).split(s.i, s.i, column, columns));
+        for (Func f : s.reductions) {
+            RVar group("group"), in_group("in_group");
+            f.update()
+                .specialize(periodic)
+                .split(s.r().x, group, in_group, lanes / columns, TailStrategy::GuardWithIf)
+                .reorder(s.i, in_group, s.o, group)
+                .atomic()
+                .vectorize(s.i)
+                .vectorize(in_group)
+                .unroll(s.o);
+        }
+    }
+}
+
 // Many short rows (RowMapping::Whole, inner layout): a row's blocks, chunks
 // and horizontal sums would cost more than its elements, so each row gets a
 // vector lane of its own and walks its elements (one strided load per lane
@@ -99,6 +131,7 @@ inline void schedule_whole_rows_cpu(ReduceStages &s, const ReduceTuning &p, int 
     using namespace Halide;
     _halide_user_assert(s.layout == Layout::Inner) << "rows=whole is built for the inner layout only";
     const Var at = split_vectors_of_rows(s, p, lanes);
+    schedule_periodic_columns_cpu(s, lanes);
     // Contiguous results (the usual case): a vector store per vector of rows,
     // where an unknown stride stored each lane alone (with SUM's -0.0 start,
     // rows of 16 1.07-1.31x on 16 Xeon threads; in rows=vectors, SUM over rows
