@@ -98,12 +98,13 @@ inline Halide::Expr whole_rows_are_dense_vectors(const Halide::Expr &r_extent, c
 }
 
 // rows=whole's columns taken as rows (a middle axis: [O, R, C] along R) where
-// every o's R x C elements are contiguous and a dense vector holds whole rows
-// of all `columns` columns: its lanes repeat the columns every `columns`.
+// every o's R x C elements are contiguous and hold at least one dense vector
+// of whole rows of all `columns` columns: its lanes repeat the columns every
+// `columns` (rows past the last whole vector are loaded a row at a time).
 inline Halide::Expr whole_rows_are_periodic_vectors(const Halide::Expr &i_extent, const Halide::Expr &i_stride,
                                                     const Halide::Expr &r_extent, const Halide::Expr &r_stride,
                                                     int columns, int lanes) {
-    return i_extent == columns && i_stride == 1 && r_stride == columns && r_extent % (lanes / columns) == 0;
+    return i_extent == columns && i_stride == 1 && r_stride == columns && r_extent >= lanes / columns;
 }
 
 // How the CPUs' outer layout cuts its rows into chunks (partial rows): at

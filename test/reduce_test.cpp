@@ -567,10 +567,13 @@ TEST_CASE("REDUCE large rows and columns exercise vector bodies, tails and paral
 // elements). On CPUs, rows=whole takes up to reduce_whole_rows_max_columns
 // (32) columns over rows up to reduce_whole_rows_max_row (64) as its rows, a
 // vector of o's at a time and its columns inside (3001 o's of 5 x 3, 1001 of
-// 9 x 4 padded apart; 1001 of 8 x 2, 517 of 16 x 4 padded apart and 333 of
-// 24 x 8: whole rows of a vector for every column on every CPU, reduced a
-// dense vector at a time, whole_rows_are_periodic_vectors; 250 of 10 x 4:
-// so with 4 or 8 float32 lanes, a column at a time with 16); the outer
+// 9 x 4 padded apart; 1001 of 8 x 2, 517 of 16 x 4 padded apart, 333 of 24
+// x 8, 250 of 10 x 4 and 301 of 4 x 16 padded apart: contiguous rows of 2-16
+// columns, reduced a dense vector of whole rows at a time where the float
+// vector holds at least a row, the rest a row at a time
+// (whole_rows_are_periodic_vectors: 10 x 4 leaves 2 rows on AVX-512, 4 x 16
+// fills an AVX-512 vector and is more than an AVX2 one), 777 of 5 x 2 (fewer
+// rows than an AVX-512 vector takes: a column at a time there); the outer
 // kernel's tasks take many o's (at least task_bytes) where it runs them (70
 // rows of 2 columns: two chunks of 35 rows, 117 o's a task in float32; 40
 // columns over 6 rows: 34 o's a task, each o's columns in 3 vectors), the
@@ -583,7 +586,8 @@ TEST_CASE("REDUCE down a middle axis of few columns: columns as rows, tasks of m
     const std::vector<Shape> shapes = {
         {{3001, 5, 3}, {15, 3, 1}},  {{1001, 9, 4}, {40, 4, 1}},   {{700, 70, 2}, {140, 2, 1}},
         {{2003, 6, 40}, {240, 40, 1}}, {{1001, 8, 2}, {16, 2, 1}},   {{517, 16, 4}, {70, 4, 1}},
-        {{333, 24, 8}, {192, 8, 1}},  {{250, 10, 4}, {40, 4, 1}}};
+        {{333, 24, 8}, {192, 8, 1}},  {{250, 10, 4}, {40, 4, 1}},   {{301, 4, 16}, {70, 16, 1}},
+        {{777, 5, 2}, {10, 2, 1}}};
     for (int f = DML_REDUCE_FUNCTION_ARGMAX; f <= DML_REDUCE_FUNCTION_SUM_SQUARE; ++f) {
         const auto fn = (DML_REDUCE_FUNCTION)f;
         for (DML_TENSOR_DATA_TYPE type : supported_types(fn)) {

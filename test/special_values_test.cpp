@@ -395,15 +395,16 @@ TEST_CASE("special values in many rows and columns", "[special]") {
 }
 
 // Down a middle axis of few columns ([O, length, C] along length): CPUs take
-// the columns as rows=whole's rows, where lengths that give every column
-// whole rows of a vector (8 and 16 here, on every CPU:
-// whole_rows_are_periodic_vectors) are reduced a dense vector of an o's rows
-// at a time, folded by shuffles, and 6 a column at a time. Each o holds
-// `columns` rows of the special values' table.
+// the columns as rows=whole's rows, reduced a dense vector of an o's whole
+// rows at a time where the vector holds at least a row and the o as many
+// rows (whole_rows_are_periodic_vectors), folded by shuffles, the rows past
+// the last whole vector a row at a time (6 rows of 4 columns on AVX-512),
+// else a column at a time (6 rows of 2 columns on AVX-512, 16 columns on
+// AVX2). Each o holds `columns` rows of the special values' table.
 TEST_CASE("REDUCE: special values down a middle axis of few columns", "[special]") {
     const uint32_t many = 17 * 128;
     for (DML_TENSOR_DATA_TYPE type : {F32, F16}) {
-        for (uint32_t columns : {2u, 4u, 8u}) {
+        for (uint32_t columns : {2u, 4u, 8u, 16u}) {
             for (uint32_t length : {6u, 8u, 16u}) {
                 const Layout middle{"middle", {many / columns, length, columns}, {1}, [columns](uint32_t r, uint32_t k) {
                                         return std::vector<uint32_t>{r / columns, k, r % columns};

@@ -92,33 +92,40 @@ inline void compute_zero_sum_signs_at(ReduceStages &s, Halide::Var at, int lanes
 }
 
 // rows=whole's columns taken as rows where a dense vector holds whole rows of
-// all the columns (whole_rows_are_periodic_vectors, a middle axis of 2, 4 or 8
+// all the columns (whole_rows_are_periodic_vectors, a middle axis of 2 to 16
 // columns of float32 or float16): a vector of rows' columns are reduced
-// together, a dense load of an o's elements at a time, folded across its rows
-// by shuffles (atomic), where a column at a time took a gather per element
-// and column. Each column count a specialisation of its own, its accumulators
-// a constant size (registers). The first cases of the output, so the
-// reductions' periodic walks never run where the output takes one column.
+// together, a dense load of an o's rows at a time, folded across its rows by
+// shuffles (atomic), where a column at a time took a gather per element and
+// column. Each column count a specialisation of its own, its accumulators a
+// constant size (registers), and o's of whole vectors one apart from those
+// with rows past the last vector (their guard cost 8 rows of 2 columns
+// 15-25%). The first cases of the output, so the reductions' periodic walks
+// never run where the output takes one column.
 inline void schedule_periodic_columns_cpu(ReduceStages &s, int lanes) {
     using namespace Halide;
     if (!s.input_type.is_float() || s.input_type.bits() > 32) return;  // others: rare, and each case costs build time
-    for (int columns : {2, 4, 8}) {
-        if (columns >= lanes) continue;
+    for (int columns : {2, 4, 8, 16}) {
+        if (columns > lanes) continue;
+        const int rows_a_vector = lanes / columns;
         const Expr periodic =
             whole_rows_are_periodic_vectors(s.i_extent, s.i_stride, s.r_extent, s.r_stride, columns, lanes);
-        Var column("column");
-        // The outer part keeps i's name: the reductions are computed at it, over all the columns.
-        s.output_cases.push_back(s.output.specialize(periodic).split(s.i, s.i, column, columns));
-        for (Func f : s.reductions) {
-            RVar group("group"), in_group("in_group");
-            f.update()
-                .specialize(periodic)
-                .split(s.r().x, group, in_group, lanes / columns, TailStrategy::GuardWithIf)
-                .reorder(s.i, in_group, s.o, group)
-                .atomic()
-                .vectorize(s.i)
-                .vectorize(in_group)
-                .unroll(s.o);
+        std::vector<Expr> cases = {periodic && s.r_extent % rows_a_vector == 0};
+        if (rows_a_vector > 1) cases.push_back(periodic);
+        for (const Expr &rows : cases) {
+            Var column("column");
+            // The outer part keeps i's name: the reductions are computed at it, over all the columns.
+            s.output_cases.push_back(s.output.specialize(rows).split(s.i, s.i, column, columns));
+            for (Func f : s.reductions) {
+                RVar group("group"), in_group("in_group");
+                f.update()
+                    .specialize(rows)
+                    .split(s.r().x, group, in_group, rows_a_vector, TailStrategy::GuardWithIf)
+                    .reorder(s.i, in_group, s.o, group)
+                    .atomic()
+                    .vectorize(s.i)
+                    .vectorize(in_group)
+                    .unroll(s.o);
+            }
         }
     }
 }
