@@ -18,18 +18,30 @@ set(HDML_x86_TARGETS
     x86-64-linux-sse41
     x86-64-linux)
 set(HDML_x86_TRIPLE x86-64-linux)
-# HDML_X86_ISA: one of the variants above only, for a binary tuned for (and
-# running on) one machine; tuning builds generate a quarter of the code.
+# HDML_X86_ISA: a subset of the variants above, named avx512, avx2, sse41 or
+# baseline and listed in that order (the last one is what runs on a CPU that
+# lacks the others): one, for a binary tuned for (and running on) one machine,
+# whose build generates a quarter of the code; or e.g. avx2;baseline, for a
+# portable binary built in half the time.
 if (HDML_X86_ISA AND NOT HDML_X86_ISA STREQUAL "all")
-    set(_isa_targets avx512 x86-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-sse41 avx2
-                     x86-64-linux-avx-avx2-f16c-fma-sse41 sse41 x86-64-linux-sse41 baseline x86-64-linux)
-    list(FIND _isa_targets "${HDML_X86_ISA}" _isa_index)
-    math(EXPR _isa_odd "${_isa_index} % 2")
-    if (_isa_index LESS 0 OR _isa_odd)
-        message(FATAL_ERROR "hdml: HDML_X86_ISA is '${HDML_X86_ISA}'; it must be all, avx512, avx2, sse41 or baseline")
-    endif ()
-    math(EXPR _isa_index "${_isa_index} + 1")
-    list(GET _isa_targets ${_isa_index} HDML_x86_TARGETS)
+    set(_isa_names avx512 avx2 sse41 baseline)
+    set(_isa_chosen "")
+    set(_isa_last -1)
+    foreach (_isa IN LISTS HDML_X86_ISA)
+        list(FIND _isa_names "${_isa}" _isa_index)
+        if (_isa_index LESS 0)
+            message(FATAL_ERROR "hdml: HDML_X86_ISA is '${HDML_X86_ISA}': '${_isa}' is not a variant; "
+                                "it must be all, or one or more of avx512, avx2, sse41, baseline")
+        endif ()
+        if (NOT _isa_index GREATER _isa_last)
+            message(FATAL_ERROR "hdml: HDML_X86_ISA is '${HDML_X86_ISA}': variants must be listed once each, "
+                                "in the order avx512;avx2;sse41;baseline (the last one is the fallback)")
+        endif ()
+        set(_isa_last ${_isa_index})
+        list(GET HDML_x86_TARGETS ${_isa_index} _isa_target)
+        list(APPEND _isa_chosen ${_isa_target})
+    endforeach ()
+    set(HDML_x86_TARGETS ${_isa_chosen})
 endif ()
 
 # A Windows build's CPU kernels: the same variants for x86-64-windows (COFF

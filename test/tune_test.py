@@ -6,6 +6,7 @@ With a build directory, also an end-to-end smoke tune of the copy family
 Run by ctest as tune_test: python3 test/tune_test.py <source dir> [<build dir>]."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -325,13 +326,13 @@ class BuildTest(unittest.TestCase):
     """A profile written by apply is accepted by the build: its numbers reach the
     kernels' generator commands and the runtime's dispatch table."""
 
-    def configure(self, d, profile):
+    def configure(self, d, profile, isa="avx2"):
         path = os.path.join(d, "p.json")
         tune_apply.write(profile, path)
         build = os.path.join(d, "build")
         result = subprocess.run(
             ["cmake", "-S", SOURCE, "-B", build, "-G", "Ninja", "-DHDML_TUNED=" + path, "-DHDML_PLATFORMS=x86;cuda",
-             "-DHDML_X86_ISA=avx2", "-DHDML_BUILD_TESTS=OFF", "-DHDML_BUILD_BENCHMARKS=OFF",
+             "-DHDML_X86_ISA=" + isa, "-DHDML_BUILD_TESTS=OFF", "-DHDML_BUILD_BENCHMARKS=OFF",
              "-DHDML_BUILD_EXAMPLES=OFF", "-DHDML_BUILD_DISPATCH=OFF", "-DHDML_SANITIZERS=OFF", "-DHDML_TSAN=OFF"],
             capture_output=True, text=True)
         return result, build
@@ -356,6 +357,26 @@ class BuildTest(unittest.TestCase):
             self.assertIn("target=x86-64-linux-avx-avx2-f16c-fma-sse41-", x86)  # HDML_X86_ISA=avx2: one variant
             with open(os.path.join(build, "generated", "hdml", "dispatch_cuda.inc")) as f:
                 self.assertIn("HDML_THRESHOLD(scan_line_walk_min_line, 256)", f.read())
+
+    def test_x86_variant_lists(self):
+        """HDML_X86_ISA as a list (CI's Windows build takes avx2;baseline): those variants, in
+        order, the last the fallback; a name out of order or unknown fails the configure."""
+        profile = {"platform": "x86", "machine": "test", "date": "2026-12-02"}
+        with tempfile.TemporaryDirectory() as d:
+            result, build = self.configure(d, profile, isa="avx2;baseline")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(build, "build.ninja")) as f:
+                x86 = next(l for l in f.read().split("\n") if "-f hdml_reduce_float32_inner_sum_x86 " in l)
+            targets = re.search(r"target=(\S+)", x86).group(1).split(",")
+            self.assertEqual([t.split("-large_buffers")[0].split("-user_context")[0] for t in targets],
+                             ["x86-64-linux-avx-avx2-f16c-fma-sse41", "x86-64-linux"])
+        for isa, reason in (("baseline;avx2", "in the order avx512;avx2;sse41;baseline"),
+                            ("avx2;avx2", "in the order avx512;avx2;sse41;baseline"),
+                            ("avx2;sse3", "'sse3' is not a variant")):
+            with tempfile.TemporaryDirectory() as d:
+                result, _ = self.configure(d, profile, isa=isa)
+                self.assertNotEqual(result.returncode, 0, isa)
+                self.assertIn(reason, " ".join(result.stderr.split()))
 
     def test_a_bad_profile_fails_the_configure_with_its_reason(self):
         with tempfile.TemporaryDirectory() as d:
