@@ -23,8 +23,10 @@ set(HDML_x86_TRIPLE x86-64-linux)
 # lacks the others): one, for a binary tuned for (and running on) one machine,
 # whose build generates a quarter of the code; or e.g. avx2;baseline, for a
 # portable binary built in half the time.
+# HDML_X86_VARIANTS: the names of the variants built (the tests take them).
+set(HDML_X86_VARIANTS avx512 avx2 sse41 baseline)
 if (HDML_X86_ISA AND NOT HDML_X86_ISA STREQUAL "all")
-    set(_isa_names avx512 avx2 sse41 baseline)
+    set(_isa_names ${HDML_X86_VARIANTS})
     set(_isa_chosen "")
     set(_isa_last -1)
     foreach (_isa IN LISTS HDML_X86_ISA)
@@ -42,7 +44,9 @@ if (HDML_X86_ISA AND NOT HDML_X86_ISA STREQUAL "all")
         list(APPEND _isa_chosen ${_isa_target})
     endforeach ()
     set(HDML_x86_TARGETS ${_isa_chosen})
+    set(HDML_X86_VARIANTS ${HDML_X86_ISA})
 endif ()
+list(LENGTH HDML_X86_VARIANTS HDML_X86_VARIANT_COUNT)
 
 # A Windows build's CPU kernels: the same variants for x86-64-windows (COFF
 # objects and the Win64 calling convention; Halide's Windows runtime).

@@ -14,17 +14,26 @@ cmake -S test/fuzz -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_COMPILER=clang++ -DHDML_BUILD="$PWD/build" > /dev/null
 cmake --build build-fuzz
 extra=("$@")
-run() {  # fuzzer, seed directories...
+# The two fuzzers run side by side: each is one thread (HL_NUM_THREADS=1), so
+# on CI's two cores they take the time of one.
+start() {  # fuzzer, seed directories...
     local fuzzer="$1"
     shift
     mkdir -p "build-fuzz/corpus-$fuzzer"
-    echo "== $fuzzer: ${seconds} s"
     (cd build-fuzz && HL_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         "./$fuzzer" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 "${extra[@]}" \
-        "corpus-$fuzzer" "$@" > "$fuzzer.log" 2>&1) || true
-    grep -E "^#[0-9]+ +(INITED|DONE)|^stat::number_of_executed_units|^Done|ERROR|invariant|SUMMARY" \
-        "build-fuzz/$fuzzer.log" || true
-    grep -q "^Done [0-9]* runs" "build-fuzz/$fuzzer.log"  # libFuzzer's line for a run that found nothing
+        "corpus-$fuzzer" "$@" > "$fuzzer.log" 2>&1) &
 }
-run descriptor_fuzzer "$PWD/test/fuzz/corpus/descriptor"
-run model_fuzzer "$PWD/test/fuzz/corpus/model" "$PWD/models"
+report() {  # fuzzer
+    echo "== $1: ${seconds} s"
+    grep -E "^#[0-9]+ +(INITED|DONE)|^stat::number_of_executed_units|^Done|ERROR|invariant|SUMMARY" \
+        "build-fuzz/$1.log" || true
+    grep -q "^Done [0-9]* runs" "build-fuzz/$1.log"  # libFuzzer's line for a run that found nothing
+}
+start descriptor_fuzzer "$PWD/test/fuzz/corpus/descriptor"
+start model_fuzzer "$PWD/test/fuzz/corpus/model" "$PWD/models"
+wait  # (their exit codes: a finding shows in the log, as a missing "Done" line)
+status=0
+report descriptor_fuzzer || status=1
+report model_fuzzer || status=1
+exit $status
