@@ -26,11 +26,10 @@ set(HDML_x86_TRIPLE x86-64-linux)
 # HDML_X86_VARIANTS: the names of the variants built (the tests take them).
 set(HDML_X86_VARIANTS avx512 avx2 sse41 baseline)
 if (HDML_X86_ISA AND NOT HDML_X86_ISA STREQUAL "all")
-    set(_isa_names ${HDML_X86_VARIANTS})
     set(_isa_chosen "")
     set(_isa_last -1)
     foreach (_isa IN LISTS HDML_X86_ISA)
-        list(FIND _isa_names "${_isa}" _isa_index)
+        list(FIND HDML_X86_VARIANTS "${_isa}" _isa_index)
         if (_isa_index LESS 0)
             message(FATAL_ERROR "hdml: HDML_X86_ISA is '${HDML_X86_ISA}': '${_isa}' is not a variant; "
                                 "it must be all, or one or more of avx512, avx2, sse41, baseline")

@@ -8,8 +8,7 @@
 #     ctest suite run under qemu-aarch64, hdml-dispatch's models included;
 #  3. the x86-64 Windows cross build (MinGW-w64, kernels from build/'s
 #     generator: the CPU's AVX2 variant, and D3D12's) and the same ctest
-#     suite run under
-#     wine, models included; then the D3D12 tests again with wine's D3D12 on
+#     suite run under wine, models included; then the D3D12 tests again with wine's D3D12 on
 #     Mesa's software Vulkan driver in a virtual X server (Xvfb), where the
 #     device runs until wine's D3DCompile fails on hdml's HLSL;
 #  4. a check that every static library of x86, cuda (built into libhdml)
