@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,6 +76,22 @@ std::string split(Runner &runner, DML_TENSOR_DATA_TYPE type, uint32_t row = 6, u
     DML_TENSOR_DESC outs[] = {a.desc, b.desc};
     DML_SPLIT_OPERATOR_DESC desc{&in.desc, 2, outs, 1};
     return kernels_of(runner, DML_OPERATOR_SPLIT, &desc);
+}
+
+// `parts` joined along `axis` into a whole of `sizes`.
+std::string join(Runner &runner, DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes, uint32_t axis,
+                 const std::vector<uint32_t> &parts) {
+    std::vector<std::unique_ptr<Desc>> pieces;
+    std::vector<DML_TENSOR_DESC> descs;
+    for (uint32_t n : parts) {
+        std::vector<uint32_t> s = sizes;
+        s[axis] = n;
+        pieces.push_back(std::make_unique<Desc>(type, s));
+        descs.push_back(pieces.back()->desc);
+    }
+    Desc whole(type, sizes);
+    DML_JOIN_OPERATOR_DESC desc{(UINT)descs.size(), descs.data(), &whole.desc, axis};
+    return kernels_of(runner, DML_OPERATOR_JOIN, &desc);
 }
 
 // The threads of hdml's pool, as the runtime counts them (runtime/thread_pool.h).
@@ -158,6 +175,20 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {15, 63}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {4096, 2}, {1}) ==
           "hdml_reduce_float16_inner_log_sum_exp_rows_whole" + p);
+    // float16 sums and products of the elements: rows=vectors from
+    // reduce_row_vectors_float16_min_sum_row (x86 256, ARM 32), shorter rows
+    // rows=whole (up to 64, not its plain multiple) or plain; MIN and L1 keep rows=vectors.
+    const bool x86 = std::string(HDML_TEST_CPU_PLATFORM) == "x86";
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 256}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 255}, {1}) ==
+          (x86 ? "hdml_reduce_float16_inner_sum" : "hdml_reduce_float16_inner_sum_rows_vectors") + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_AVERAGE, F16, {16, 64}, {1}) ==
+          (x86 ? "hdml_reduce_float16_inner_sum" : "hdml_reduce_float16_inner_sum_rows_vectors") + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MULTIPLY, F16, {16, 32}, {1}) ==
+          (x86 ? "hdml_reduce_float16_inner_multiply_rows_whole" : "hdml_reduce_float16_inner_multiply_rows_vectors") + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 48}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, F16, {16, 32}, {1}) == "hdml_reduce_float16_inner_min_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_L1, F16, {16, 32}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
     // ARGMAX/ARGMIN of 8- and 16-bit types: the twin with 32-bit keys (key_bits=32)
     // over rows of at most 65536 elements, 64-bit keys past them, but for the
     // outer layout, whose index is local to a chunk of rows.
@@ -281,6 +312,35 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(split(r, F16, 5, 2) == "hdml_copy_uint16" + p);  // rows of 5: no piece is whole words
     CHECK(split(r, DML_TENSOR_DATA_TYPE_UINT8) == "hdml_copy_uint8" + p);
     CHECK(split(r, DML_TENSOR_DATA_TYPE_UINT8, 8, 4) == "hdml_copy_uint8" + p + " hdml_copy_uint32" + p);
+}
+
+// x86: SPLIT/JOIN of at least copy_stream_min_bytes (64 MiB) whose pieces'
+// rows are contiguous runs of at least 256 bytes go through the streaming
+// copy (non-temporal stores; ARM has none and keeps the copy kernel).
+TEST_CASE("Large SPLIT/JOIN of contiguous rows on x86 take the streaming copy") {
+    if (test_on_cuda()) return;
+    const std::string p = std::string("_") + HDML_TEST_CPU_PLATFORM;
+    const bool x86 = std::string(HDML_TEST_CPU_PLATFORM) == "x86";
+    const std::string stream = "hdml_stream_copy";
+    Runner r;
+    // 64 MiB: along axis 0 each piece one run, along axis 1 rows of 1 KiB.
+    CHECK(join(r, F32, {16384, 1024}, 0, {4096, 4096, 8192}) == (x86 ? stream : "hdml_copy_uint32" + p));
+    CHECK(join(r, F32, {16384, 1024}, 1, {256, 256, 512}) == (x86 ? stream : "hdml_copy_uint32" + p));
+    CHECK(join(r, F32, {16383, 1024}, 1, {256, 256, 512}) == "hdml_copy_uint32" + p);  // 16 KiB short
+    // Rows of 252 bytes: no streaming, however large the whole.
+    CHECK(join(r, F32, {65536, 1024}, 1, {63, 961}) == "hdml_copy_uint32" + p);
+    CHECK(join(r, F32, {65536, 1024}, 1, {64, 960}) == (x86 ? stream : "hdml_copy_uint32" + p));
+    CHECK(join(r, DML_TENSOR_DATA_TYPE_UINT8, {65536, 1024}, 1, {256, 768}) ==
+          (x86 ? stream : "hdml_copy_uint8" + p + " hdml_copy_uint32" + p));
+    {  // an overlay moves the threshold; 0: never
+        const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"copy_stream_min_bytes": 0}})");
+        Runner o;
+        CHECK(join(o, F32, {16384, 1024}, 0, {4096, 4096, 8192}) == "hdml_copy_uint32" + p);
+    }
+    const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"copy_stream_min_bytes": 4096}})");
+    Runner o;
+    CHECK(join(o, F32, {8, 128}, 1, {64, 64}) == (x86 ? stream : "hdml_copy_uint32" + p));
+    CHECK(join(o, F32, {7, 128}, 1, {64, 64}) == "hdml_copy_uint32" + p);
 }
 
 TEST_CASE("CUDA devices take each variant of the reduce and scan lists where its thresholds say") {
@@ -526,6 +586,8 @@ TEST_CASE("A CPU's \"dispatch_by_cpu\" rows replace the defaults there (HDML_CPU
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 256}, {1}) == "hdml_reduce_float32_inner_max" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 32}, {1}) ==
+              (x86 ? "hdml_reduce_float16_inner_sum_rows_whole" : "hdml_reduce_float16_inner_sum_rows_vectors") + p);
         CHECK(cumsum(r, F16, {64, 65536}, 1) == "hdml_scan_float16_inner_sum" + p);
     }
     ScopedEnv cpu("HDML_CPU_DEFAULTS", "intel_avx512");
@@ -545,6 +607,9 @@ TEST_CASE("A CPU's \"dispatch_by_cpu\" rows replace the defaults there (HDML_CPU
           "hdml_reduce_float32_inner_max_rows_vectors_prefetched" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 257}, {1}) == "hdml_reduce_float32_inner_max" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 16}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
+    // float16 sums over rows from 32 take it too (the defaults: from 256).
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 32}, {1}) ==
+          "hdml_reduce_float16_inner_sum_rows_vectors_prefetched" + p);
     const std::string vector_scan16 = "hdml_scan_float16_inner_sum" + p;
     const std::string chunks16 = "hdml_scan_float16_inner_sum_staging_chunk_walk" + p + " " + vector_scan16;
     CHECK(cumsum(r, F16, {64, 65536}, 1) == chunks16);

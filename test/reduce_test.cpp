@@ -642,7 +642,7 @@ namespace {
 void run_row_vectors_cases(int prefetched_max_row, const char *kernel, uint32_t seed) {
     const ScopedDispatch overlay("row_vectors.json", R"({"dispatch": {"reduce_row_vectors_min_row": 1,
         "reduce_row_vectors_max_row": 1000, "reduce_row_vectors_max_sum_row": 1000,
-        "reduce_row_vectors_max_extreme_row": 1000,
+        "reduce_row_vectors_max_extreme_row": 1000, "reduce_row_vectors_float16_min_sum_row": 0,
         "reduce_row_vectors_prefetched_max_row": )" + std::to_string(prefetched_max_row) + "}}");
     std::mt19937 rng(seed);
     for (uint32_t length : {3u, 8u, 16u, 17u, 32u, 33u, 100u, 200u, 1000u}) {

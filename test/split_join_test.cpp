@@ -145,9 +145,10 @@ namespace {
 // SPLITs `whole` along `axis` into pieces of `lengths` (strides from
 // `strides_of`), checks them and the untouched padding, then JOINs them into a
 // fresh tensor and checks that.
+// `kernels`, where given: what both operators must report.
 template <typename StridesOf>
 void check_round_trip(TestTensor &whole, uint32_t axis, const std::vector<uint32_t> &lengths, StridesOf strides_of,
-                      std::mt19937 &rng, const std::string &label) {
+                      std::mt19937 &rng, const std::string &label, const char *kernels = nullptr) {
     INFO(label);
     fill_random_bits(whole, rng);
     std::vector<TestTensor> pieces;
@@ -161,6 +162,7 @@ void check_round_trip(TestTensor &whole, uint32_t axis, const std::vector<uint32
     DML_SPLIT_OPERATOR_DESC split{&whole.desc, (UINT)pieces.size(), d.data(), axis};
     Runner splitter;
     REQUIRE(splitter.create(DML_OPERATOR_SPLIT, &split) == S_OK);
+    if (kernels) CHECK(std::string(hdmlGetOperatorKernels(splitter.op)) == kernels);
     const std::vector<TestTensor> before = pieces;
     REQUIRE(splitter.execute({whole.binding()}, bindings(pieces)) == S_OK);
     uint32_t offset = 0;
@@ -175,6 +177,7 @@ void check_round_trip(TestTensor &whole, uint32_t axis, const std::vector<uint32
     DML_JOIN_OPERATOR_DESC join{(UINT)pieces.size(), d.data(), &joined.desc, axis};
     Runner joiner;
     REQUIRE(joiner.create(DML_OPERATOR_JOIN, &join) == S_OK);
+    if (kernels) CHECK(std::string(hdmlGetOperatorKernels(joiner.op)) == kernels);
     REQUIRE(joiner.execute(bindings(pieces), {joined.binding()}) == S_OK);
     offset = 0;
     for (size_t k = 0; k < pieces.size(); ++k) {
@@ -195,6 +198,36 @@ std::vector<uint32_t> random_lengths(uint32_t total, std::mt19937 &rng) {
         left -= len;
     }
     return lengths;
+}
+
+// Packed strides for `sizes` but `row_padding` elements after each innermost row.
+std::vector<uint32_t> padded_rows(const std::vector<uint32_t> &sizes, uint32_t row_padding) {
+    std::vector<uint32_t> strides(sizes.size());
+    uint32_t stride = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        strides[d] = stride;
+        stride *= sizes[d] + (d + 1 == sizes.size() ? row_padding : 0);
+    }
+    return strides;
+}
+
+// A whole of `sizes` in rows padded by `row_padding` elements (its pieces
+// too), cut along `axis` into pieces of `lengths`.
+struct PaddedCase {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> lengths;
+    uint32_t row_padding;
+};
+
+void check_padded_case(DML_TENSOR_DATA_TYPE type, const PaddedCase &c, std::mt19937 &rng, const std::string &note = "",
+                       const char *kernels = nullptr) {
+    auto strides_of = [&](const std::vector<uint32_t> &s) { return padded_rows(s, c.row_padding); };
+    TestTensor whole(type, c.sizes, strides_of(c.sizes));
+    const std::string label = std::string(short_name(type)) + " sizes " + shape_string(c.sizes) + " axis " +
+                              std::to_string(c.axis) + " pieces " + shape_string(c.lengths) + " row padding " +
+                              std::to_string(c.row_padding) + note;
+    check_round_trip(whole, c.axis, c.lengths, strides_of, rng, label, kernels);
 }
 
 void check_random_round_trip(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t> &sizes, uint32_t axis,
@@ -363,13 +396,7 @@ TEST_CASE("SPLIT then JOIN of dense rows on and off 16-byte boundaries, every da
     std::mt19937 rng(test_seed());
     for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
         const uint32_t v = 16 / bytes_of(type);  // elements per 16 bytes
-        struct Case {
-            std::vector<uint32_t> sizes;
-            uint32_t axis;
-            std::vector<uint32_t> lengths;
-            uint32_t row_padding;  // elements added to the innermost dim's row stride
-        };
-        const Case cases[] = {
+        const PaddedCase cases[] = {
             {{3, 5, 8 * v}, 2, {2 * v, 5 * v, v}, 0},      // aligned pieces of rows
             {{3, 5, 8 * v}, 2, {2 * v, 5 * v, v}, v},      // ... in padded rows
             {{3, 5, 8 * v}, 2, {v + 1, 7 * v - 1}, 0},     // off the boundaries
@@ -378,22 +405,7 @@ TEST_CASE("SPLIT then JOIN of dense rows on and off 16-byte boundaries, every da
             {{2, 8192 * v}, 1, {4096 * v, 4096 * v}, 0},   // runs long enough to be cut into rows
             {{3, 4 * v + 2}, 1, {2, 4 * v}, 0},            // an aligned piece after an unaligned one
         };
-        for (const Case &c : cases) {
-            auto strides_of = [&](const std::vector<uint32_t> &s) {
-                std::vector<uint32_t> st(s.size());
-                uint32_t stride = 1;
-                for (size_t d = s.size(); d-- > 0;) {
-                    st[d] = stride;
-                    stride *= s[d] + (d + 1 == s.size() ? c.row_padding : 0);
-                }
-                return st;
-            };
-            TestTensor whole(type, c.sizes, strides_of(c.sizes));
-            const std::string label = std::string(short_name(type)) + " sizes " + shape_string(c.sizes) + " axis " +
-                                      std::to_string(c.axis) + " pieces " + shape_string(c.lengths) + " row padding " +
-                                      std::to_string(c.row_padding);
-            check_round_trip(whole, c.axis, c.lengths, strides_of, rng, label);
-        }
+        for (const PaddedCase &c : cases) check_padded_case(type, c, rng);
     }
 }
 
@@ -446,6 +458,41 @@ TEST_CASE("SPLIT then JOIN of contiguous pieces cut into rows, every data type",
             check_round_trip(whole, 0, lengths, packed, rng,
                              std::string(short_name(type)) + " sizes " + shape_string(sizes) + " pieces " +
                                  shape_string(lengths));
+        }
+    }
+}
+
+// x86 CPUs move SPLIT/JOIN of at least copy_stream_min_bytes with
+// non-temporal stores where every piece's rows are contiguous runs of at
+// least 256 bytes (runtime/stream_copy.h). At 1 byte (the overlay) these small
+// shapes take it, a piece at a time (axis 0: each piece one run, cut into rows
+// of 4 KiB or not) and in blocks of 700 bytes: rows starting off the output's
+// 64-byte lines (pieces of odd lengths, padded rows) and ending inside them,
+// rows shorter than a line's worth past the head. Both operators report the
+// streaming copy (ARM: the copy kernels, which run the same cases).
+TEST_CASE("SPLIT then JOIN through the streaming copy, every data type", "[split][join][stream]") {
+    if (test_on_gpu()) return;  // a CPU threshold
+    const bool streams = std::string(HDML_TEST_CPU_PLATFORM) == "x86";
+    std::mt19937 rng(test_seed());
+    for (const char *blocks : {"", R"(, "copy_pieces_block_bytes": 700, "copy_pieces_block_bytes_per_thread": 0)"}) {
+        const ScopedDispatch overlay(
+            "stream.json", std::string(R"({"dispatch": {"copy_stream_min_bytes": 1, "copy_run_row_bytes": 4096)") +
+                               blocks + "}}");
+        for (DML_TENSOR_DATA_TYPE type : kDataTypes) {
+            const uint32_t row = 256 / bytes_of(type);  // elements of the shortest streamed row
+            const PaddedCase cases[] = {
+                {{5, 3 * row + 7}, 1, {row + 1, row + 3, row + 3}, 0},  // pieces off the lines
+                {{4, 3, 2 * row + 5}, 2, {row + 2, row + 3}, 3},        // padded rows
+                {{3, 2 * row + 70}, 1, {row, row + 70}, 0},             // a row of 256 bytes
+                {{6, 4096}, 0, {1, 2, 3}, 0},                           // each piece a run
+                {{4, 6, 2 * row + 1}, 1, {1, 2, 3}, 1},                 // whole padded rows
+            };
+            for (const PaddedCase &c : cases) {
+                check_padded_case(type, c, rng, *blocks ? " blocks" : "", streams ? "hdml_stream_copy" : nullptr);
+            }
+            if (type == DML_TENSOR_DATA_TYPE_UINT8) {  // rows a byte short of 256: the copy kernel
+                check_padded_case(type, {{3, 600}, 1, {255, 345}, 0}, rng, "", "hdml_copy_uint8_" HDML_TEST_CPU_PLATFORM);
+            }
         }
     }
 }

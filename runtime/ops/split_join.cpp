@@ -2,14 +2,16 @@
 // axis. Validation per DirectML; execution is strided copies of each piece, the
 // whole tensor's view offset along the axis (any data type: keyed by element
 // size; 64-bit elements as pairs of 32-bit words where the device moves them
-// so), on CPUs a block of the whole's rows at a time, and on CUDA pieces
-// alike up to 16 per launch.
+// so), on CPUs a block of the whole's rows at a time (x86: a large whole
+// with non-temporal stores, runtime/stream_copy.h), and on CUDA pieces alike
+// up to 16 per launch.
 #include "runtime/checked.h"
 #include "runtime/error.h"
 #include "runtime/launch.h"
 #include "runtime/operator.h"
 #include "runtime/shape/copy.h"
 #include "runtime/shape/limits.h"
+#include "runtime/stream_copy.h"
 #include "runtime/thread_pool.h"
 
 #include <algorithm>
@@ -24,6 +26,9 @@
 namespace hdml {
 
 namespace {
+
+// What hdmlGetOperatorKernels reports for SPLIT/JOIN through the streaming copy.
+constexpr const char *kStreamCopyName = "hdml_stream_copy";
 
 // How a piece moves over some of its rows: as the copy kernel's elements of
 // `unit` bytes (the tensor's elements, or their 32-bit words where the device
@@ -141,6 +146,7 @@ public:
                                                  name, &word_kernel_));
             kernel_names += std::string(" ") + word_kernel_->name;
         }
+        if (!on_gpu(device)) plan_stream(whole, name);
         return S_OK;
     }
 
@@ -208,6 +214,27 @@ private:
         if (!checked_mul<int64_t>(per_thread, threads, &grown)) grown = INT64_MAX;
         if (!checked_mul<int64_t>((int64_t)whole.element_count(), esize_, &whole_bytes)) whole_bytes = INT64_MAX;
         return std::max(block_bytes, std::min(grown, whole_bytes / threads));
+    }
+
+    // copy_stream_min_bytes: a whole of at least that many bytes whose every
+    // move takes the streaming copy goes through it (in the blocks, or in
+    // tasks of a block's bytes where the pieces move one at a time), no kernel.
+    void plan_stream(const Tensor &whole, const char *name) {
+        const int64_t min_bytes = device.thresholds.copy_stream_min_bytes;
+        int64_t whole_bytes = 0;
+        if (min_bytes <= 0 || !checked_mul<int64_t>((int64_t)whole.element_count(), esize_, &whole_bytes) ||
+            whole_bytes < min_bytes) {
+            return;
+        }
+        auto takes = [&](const std::vector<PieceMove> &moves) {
+            return std::all_of(moves.begin(), moves.end(),
+                               [&](const PieceMove &m) { return stream_copy_takes(m.elements, unit_); });
+        };
+        if (!(blocks_.count ? takes(blocks_.full) && takes(blocks_.last) : takes(moves_))) return;
+        stream_task_bytes_ = std::max<int64_t>(block_bytes_for(whole), kStreamMinRowBytes);
+        kernel_names = kStreamCopyName;
+        log_verbose(format("%s: %lld bytes, at least copy_stream_min_bytes %lld: %s (non-temporal stores)", name,
+                           (long long)whole_bytes, (long long)min_bytes, kStreamCopyName));
     }
 
     // Blocks of about copy_pieces_block_bytes of the whole, and at least 1/16
@@ -308,6 +335,10 @@ private:
         const int64_t piece_shift = must_mul<int64_t>(piece_at, esize_);
         const auto *src = static_cast<const uint8_t *>(split_ ? in[0] : in[k]) + (split_ ? whole_shift : piece_shift);
         auto *dst = static_cast<uint8_t *>(split_ ? out[k] : out[0]) + (split_ ? piece_shift : whole_shift);
+        if (stream_task_bytes_ > 0) {  // in a block's task already, or in tasks of its own
+            stream_copy(move.elements, src, dst, unit_, stream_task_bytes_, blocks_.count == 0);
+            return S_OK;
+        }
         if (move.words && aligned_to(kWordBytes, src, dst)) {
             return run_copy(device, word_kernel_, *move.words, src, dst, kWordBytes);
         }
@@ -323,6 +354,7 @@ private:
     std::vector<int64_t> whole_offsets_;        // element offset of each piece inside the whole tensor
     RowBlocks blocks_;
     PartsPlan parts_;
+    int64_t stream_task_bytes_ = 0;  // > 0: every move goes through stream_copy
 };
 
 // The rules SPLIT and JOIN share, with the field names of each desc.

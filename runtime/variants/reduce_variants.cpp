@@ -185,6 +185,10 @@ std::string whole_columns_as_rows(const ReduceQuery &q) {
 // MIN/MAX/ARG* have a length of their own: through rows=vectors_prefetched
 // MAX and ARGMAX over rows of 128-256 ran 1.03-1.37x the plain kernel on the
 // Xeon, where LOG_SUM_EXP over rows of 128 lost (0.85x at 2 threads).
+// float16 sums and products have a shortest row of their own: on the Zen 4 VM
+// rows=whole (rows of 32, 48) and the plain kernel (64, 128) ran float16 SUM
+// 1.16-2.56x rows=vectors, while on the Xeon rows=vectors(_prefetched) won
+// every such row (bench/results/2026-12-02-cpu-tables/).
 std::string row_vectors(const ReduceQuery &q) {
     const ReduceShape &s = q.shape;
     const DispatchThresholds &t = *q.limits;
@@ -198,6 +202,10 @@ std::string row_vectors(const ReduceQuery &q) {
         return format("rows of %lld, outside reduce_row_vectors_min_row..%s [%lld, %lld]", (long long)s.r.extent,
                       q.sums_or_products ? "max_sum_row" : q.extremes ? "max_extreme_row" : "max_row",
                       (long long)t.reduce_row_vectors_min_row, (long long)max_row);
+    }
+    if (q.float16 && q.sums_or_products && s.r.extent < t.reduce_row_vectors_float16_min_sum_row) {
+        return format("float16 rows of %lld, shorter than reduce_row_vectors_float16_min_sum_row %lld",
+                      (long long)s.r.extent, (long long)t.reduce_row_vectors_float16_min_sum_row);
     }
     return "";
 }
@@ -273,6 +281,7 @@ HRESULT choose_reduce_kernel(const hdml_device &device, Family family, const Ker
     query.sums_or_products =
         query.element_map == 0 && (function.op == param::op::sum || function.op == param::op::multiply);
     query.extremes = query.arg || function.op == param::op::min || function.op == param::op::max;
+    query.float16 = function.dtype == param::dtype::float16;
     auto params_of = [&](const ReduceVariant &v) {
         const bool outer = v.shape_as == kRowsAsColumns || (query.shape.outer_layout && v.shape_as != kColumnsAsRows);
         return function.with(outer ? param::layout::outer : param::layout::inner).with_mapping(v.mapping);

@@ -25,6 +25,9 @@ struct ReduceQuery {
     // multiply, element_map 0: SUM, AVERAGE, LOG_SUM, MULTIPLY): rows=vectors
     // up to a row length of their own (filled in by choose_reduce_kernel).
     bool sums_or_products = false;
+    // float16 elements: their sums and products take rows=vectors from a row
+    // length of their own (filled in by choose_reduce_kernel).
+    bool float16 = false;
     // MIN, MAX, ARGMIN, ARGMAX (kernel op min or max, or arg): rows=vectors up
     // to a row length of their own (filled in by choose_reduce_kernel).
     bool extremes = false;

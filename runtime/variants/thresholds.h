@@ -32,6 +32,7 @@ namespace hdml {
     X(reduce_row_vectors_max_row, cpu)         /* ... longest (LOG_SUM_EXP, L1, L2, SUM_SQUARE) */             \
     X(reduce_row_vectors_max_sum_row, cpu)     /* ... longest: sums and products of the elements themselves */ \
     X(reduce_row_vectors_max_extreme_row, cpu) /* ... longest: MIN, MAX, ARGMIN, ARGMAX */                     \
+    X(reduce_row_vectors_float16_min_sum_row, cpu) /* ... shortest: float16 sums and products */             \
     X(reduce_row_vectors_prefetched_max_row, cpu) /* x86: longest of those rows prefetched (0: none) */        \
     X(scan_staged_min_line, cuda)              /* CUDA: shortest inner line staged in shared memory */         \
     X(scan_columns_min_columns, cuda)          /* CUDA: fewest columns per call for the column walk */         \
@@ -51,6 +52,7 @@ namespace hdml {
     X(copy_pieces_block_bytes, cpu)            /* CPUs: bytes of the whole per SPLIT/JOIN task (0: by piece) */ \
     X(copy_pieces_block_bytes_per_thread, cpu) /* ... or this many per thread of the pool, up to a block each (0: none) */ \
     X(copy_run_row_bytes, cpu)                 /* CPUs: bytes per row a long contiguous copy is cut into */     \
+    X(copy_stream_min_bytes, cpu)              /* x86: SPLIT/JOIN of this many bytes with non-temporal stores (0: never) */ \
     X(copy_parts_min_pieces, cuda)             /* CUDA: fewest pieces alike SPLIT/JOIN move 16 per launch (0: never) */ \
     X(copy_sector_min_bytes, cuda)             /* CUDA: fewest bytes of a copy whose rows' heads go apart (0: never) */
 
