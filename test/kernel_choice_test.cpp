@@ -589,6 +589,7 @@ TEST_CASE("A CPU's \"dispatch_by_cpu\" rows replace the defaults there (HDML_CPU
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 32}, {1}) ==
               (x86 ? "hdml_reduce_float16_inner_sum_rows_whole" : "hdml_reduce_float16_inner_sum_rows_vectors") + p);
         CHECK(cumsum(r, F16, {64, 65536}, 1) == "hdml_scan_float16_inner_sum" + p);
+        CHECK(join(r, F32, {65535, 1024}, 0, {16384, 49151}) == (x86 ? "hdml_stream_copy" : "hdml_copy_uint32" + p));
     }
     ScopedEnv cpu("HDML_CPU_DEFAULTS", "intel_avx512");
     Runner r;
@@ -614,6 +615,9 @@ TEST_CASE("A CPU's \"dispatch_by_cpu\" rows replace the defaults there (HDML_CPU
     const std::string chunks16 = "hdml_scan_float16_inner_sum_staging_chunk_walk" + p + " " + vector_scan16;
     CHECK(cumsum(r, F16, {64, 65536}, 1) == chunks16);
     CHECK(cumsum(r, F16, {64, 65536 - 16}, 1) == vector_scan16);
+    // SPLIT/JOIN through the streaming copy from 256 MiB (the defaults: 64 MiB).
+    CHECK(join(r, F32, {65536, 1024}, 0, {16384, 49152}) == "hdml_stream_copy");
+    CHECK(join(r, F32, {65535, 1024}, 0, {16384, 49151}) == "hdml_copy_uint32" + p);
     {  // an overlay still has the last word
         const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_prefetched_max_row": 0}})");
         Runner o;
