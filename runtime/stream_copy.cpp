@@ -65,14 +65,7 @@ struct Rows {
         }
         for (int64_t row = first; row < end; ++row) {
             stream_row(output + at.out * element_size, input + at.in * element_size, row_bytes);
-            for (size_t d = dims.size(); d-- > 0;) {  // the next row's offsets
-                if (++index[d] < dims[d].extent) {
-                    at.in += dims[d].in_stride, at.out += dims[d].out_stride;
-                    break;
-                }
-                rewind_offsets(dims[d], &at);
-                index[d] = 0;
-            }
+            next_offsets(dims, &index, &at);
         }
 #if HDML_STREAM_COPY
         _mm_sfence();

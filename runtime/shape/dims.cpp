@@ -77,6 +77,18 @@ void rewind_offsets(const Dim &d, Offsets *at) {
     at->idx -= must_mul(d.idx_stride, back);
 }
 
+bool next_offsets(const std::vector<Dim> &loops, std::vector<int64_t> *index, Offsets *at) {
+    for (size_t d = loops.size(); d-- > 0;) {
+        if (++(*index)[d] < loops[d].extent) {
+            at->in += loops[d].in_stride, at->out += loops[d].out_stride, at->idx += loops[d].idx_stride;
+            return true;
+        }
+        rewind_offsets(loops[d], at);
+        (*index)[d] = 0;
+    }
+    return false;
+}
+
 bool fits_small_buffers(std::initializer_list<const Dim *> dims, int64_t in_bytes, int64_t out_bytes) {
     int64_t elements = 1, in_span = 1, out_span = 1;  // spans in elements, from the first one
     for (const Dim *d : dims) {

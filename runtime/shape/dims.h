@@ -78,26 +78,21 @@ struct Offsets {
 // Moves `at` from the last index of `d` back to its first.
 void rewind_offsets(const Dim &d, Offsets *at);
 
-// Calls fn(offsets) for every index of `loops` (an N-D odometer, outermost
-// first); stops at and returns the first failure.
+// One step of an N-D odometer over `loops` (outermost first): `index` and
+// `at` move to the next index; false, both back at the first, after the last.
+bool next_offsets(const std::vector<Dim> &loops, std::vector<int64_t> *index, Offsets *at);
+
+// Calls fn(offsets) for every index of `loops` (outermost first); stops at
+// and returns the first failure.
 template <typename Fn>
 HRESULT for_each_offset(const std::vector<Dim> &loops, Fn fn) {
     std::vector<int64_t> index(loops.size(), 0);
     Offsets at;
-    while (true) {
+    do {
         const HRESULT hr = fn(at);
         if (FAILED(hr)) return hr;
-        size_t d = loops.size();
-        while (d-- > 0) {
-            if (++index[d] < loops[d].extent) {
-                at.in += loops[d].in_stride, at.out += loops[d].out_stride, at.idx += loops[d].idx_stride;
-                break;
-            }
-            rewind_offsets(loops[d], &at);
-            index[d] = 0;
-        }
-        if (d == (size_t)-1) return S_OK;
-    }
+    } while (next_offsets(loops, &index, &at));
+    return S_OK;
 }
 
 // Whether one kernel call over `dims` suits a kernel built without
