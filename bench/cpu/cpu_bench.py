@@ -12,6 +12,10 @@ the cases. One JSON line per case and per roofline measurement; table.py prints 
         --threads 2 [--cases REGEX] [--rounds 3] >> run.jsonl
     bench/cpu/table.py run.jsonl
 
+--scale K runs every case K times larger (its first dimension, SPLIT/JOIN pieces along it, the rows an embedding
+GATHER moves) and the rooflines over K x 256 MiB: on a CPU whose last-level cache holds 256 MiB (the 16-core
+Xeon's 300 MiB L3) the 256 MiB cases time that cache as much as memory.
+
 GB/s count the minimal bytes: every input element read once plus every output element written once (GATHER:
 the gathered rows read, the output written and the indices).
 """
@@ -120,9 +124,25 @@ def seconds_per_call(fn, min_seconds):
             return elapsed / calls
 
 
-def roofline(path, threads, when):
-    """cpu_roofline's read and copy lines, tagged."""
-    result = subprocess.run([path, "--threads", str(threads)], check=True, capture_output=True, text=True)
+def scaled(case, scale):
+    """`case` with `scale` times the bytes: its first dimension (and the pieces along it), or for a GATHER along
+    axis 0 the rows it moves (a larger table alone would move no more bytes)."""
+    if scale == 1:
+        return case
+    case = dict(case)
+    if case["op"] == "gather" and case["axis"] == 0:
+        case["indices"] *= scale
+        return case
+    case["sizes"] = [case["sizes"][0] * scale] + case["sizes"][1:]
+    if case["op"] in ("split", "join") and case["axis"] == 0:
+        case["parts"] = [n * scale for n in case["parts"]]
+    return case
+
+
+def roofline(path, threads, when, scale):
+    """cpu_roofline's read and copy lines over scale x 256 MiB, tagged."""
+    result = subprocess.run([path, "--threads", str(threads), "--mib", str(256 * scale)], check=True,
+                            capture_output=True, text=True)
     for line in result.stdout.splitlines():
         record = json.loads(line)
         record["when"] = when
@@ -138,16 +158,22 @@ def main():
     parser.add_argument("--cases", default="", help="a regex on the case names")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--min-seconds", type=float, default=0.1)
+    parser.add_argument("--scale", type=int, default=1, help="cases and rooflines this many times larger")
     args = parser.parse_args()
+    if args.scale < 1:
+        parser.error("--scale must be at least 1")
     os.environ["HL_NUM_THREADS"] = str(args.threads)  # hdml's pool reads it when it starts
     import torch
     torch.set_num_threads(args.threads)
     h = Hdml(args.hdml, torch, device="cpu")
-    roofline(args.roofline, args.threads, "before")
+    roofline(args.roofline, args.threads, "before", args.scale)
     for case in json.load(open(args.corpus))["cases"]:
         if not re.search(args.cases, case["case"]):
             continue
+        case = scaled(case, args.scale)
         line = {"case": case["case"], "threads": args.threads, "torch_version": torch.__version__}
+        if args.scale > 1:
+            line["scale"] = args.scale
         fn, expected, run, outputs, moved = build(torch, h, case)  # fn keeps the inputs alive: hdml binds raw pointers
         line["bytes"] = moved
         run()
@@ -167,7 +193,7 @@ def main():
                 line["torch"].append(seconds_per_call(fn, args.min_seconds))
         print(json.dumps(line), flush=True)
         del fn, expected, run, outputs
-    roofline(args.roofline, args.threads, "after")
+    roofline(args.roofline, args.threads, "after", args.scale)
 
 
 if __name__ == "__main__":

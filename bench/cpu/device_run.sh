@@ -4,7 +4,9 @@
 # <name>.so.0.xz, built here. Output lines go to $OUT (the tool's folder); PYTHON (default python3) must import torch.
 #
 #   bench/cpu/device_run.sh table   LIB (default new) over the whole corpus, ROUNDS rounds at each thread count
-#                                   of THREADS: $OUT/xeon-table-<threads>.jsonl, for bench/cpu/table.py
+#                                   of THREADS: $OUT/xeon-table-<threads>.jsonl, for bench/cpu/table.py; SCALE=K
+#                                   runs the cases and rooflines K times larger (cpu_bench.py --scale):
+#                                   $OUT/xeon-table-<threads>-x<K>.jsonl
 #   bench/cpu/device_run.sh ab      the libraries LIBS (default "def new") alternated ROUNDS times over the cases
 #                                   CASES, one round each in turn: $OUT/ab-<threads>.jsonl, each line tagged with
 #                                   its library and round (which library runs second can lose at 16 threads:
@@ -22,7 +24,7 @@ threads=${THREADS:-16 2}
 rounds=${ROUNDS:-3}
 bench() {  # library, threads, rounds, extra arguments
     ${PYTHON:-python3} bench/cpu/cpu_bench.py --hdml "$bin/$1.so.0" --roofline "$bin/cpu_roofline" --threads "$2" \
-        --rounds "$3" "${@:4}" 2>>"$OUT/bench.err"
+        --rounds "$3" ${SCALE:+--scale "$SCALE"} "${@:4}" 2>>"$OUT/bench.err"
 }
 start=$(date +%s)
 case $mode in
@@ -30,7 +32,7 @@ table)
     lib=${LIB:-new}
     xz -dkf "$bin/$lib.so.0.xz"
     for t in $threads; do
-        bench "$lib" "$t" "$rounds" > "$OUT/xeon-table-$t.jsonl"
+        bench "$lib" "$t" "$rounds" > "$OUT/xeon-table-$t${SCALE:+-x$SCALE}.jsonl"
         echo "threads $t done $(( $(date +%s) - start )) s"
     done ;;
 ab)
