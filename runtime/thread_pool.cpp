@@ -38,19 +38,19 @@ void spin_until(Done done) {
     }
 }
 
-// Where a thread claims iterations: a loop's iterations are dealt round
-// the pool's threads, iteration i to thread i % threads (worker w is thread
-// w, any other caller thread 0). A thread claims its own iterations first, in
-// order, then the others'. A loop run again with the same extent gives each
-// thread the same iterations, so what a task left in its core's caches (the
-// rows a repeated call reads and writes) is found there, as under OpenMP's
-// static schedule; the threads still work on neighbouring iterations at a
-// time (contiguous blocks of iterations, one per thread, ran the last-axis
-// gather 0.84x slower on 2 Xeon threads), and stealing keeps the balance of
-// one shared counter.
+// Where a thread claims iterations: a loop's iterations are dealt to the
+// pool's threads in contiguous blocks, one a thread, as under OpenMP's static
+// schedule (worker w is thread w, any other caller thread 0). A thread claims
+// its own block first, in order, then what is left of the others'. A loop run
+// again with the same extent gives each thread the same iterations, so what a
+// task left in its core's caches is found there, and each thread streams one
+// run of memory: dealt round the threads (iteration i to thread i % threads),
+// the scans' tasks of 32 KiB ran 0.6-0.7x on the Zen 4 VM
+// (bench/results/2026-12-02-vm-night/).
 struct alignas(64) Share {
-    std::atomic<int64_t> next{0};   // the next of this thread's iterations to claim, may pass count
-    std::atomic<int64_t> count{0};  // this thread's iterations
+    std::atomic<int64_t> next{0};   // the next of this block's iterations to claim, may pass count
+    std::atomic<int64_t> count{0};  // the block's iterations
+    int64_t first = 0;              // its first iteration (set before the loop is published)
 };
 
 thread_local int this_thread_share = 0;
@@ -72,12 +72,13 @@ struct alignas(64) Slot {
     int share_count = 0;
     alignas(64) std::atomic<int> done{0};  // iterations finished
 
-    // Deals [0, extent) round the shares (before the loop is published).
+    // Deals [0, extent) to the shares in blocks (before the loop is published).
     void deal(int extent) {
         for (int b = 0; b < share_count; ++b) {
+            const int64_t begin = (int64_t)extent * b / share_count, end = (int64_t)extent * (b + 1) / share_count;
             shares[b].next.store(0, std::memory_order_relaxed);
-            shares[b].count.store(b < extent ? ((int64_t)extent - b + share_count - 1) / share_count : 0,
-                                  std::memory_order_relaxed);
+            shares[b].first = begin;
+            shares[b].count.store(end - begin, std::memory_order_relaxed);
         }
     }
 
@@ -100,7 +101,7 @@ struct alignas(64) Slot {
             if (share.next.load(std::memory_order_relaxed) >= count) continue;  // spent: no write to its line
             for (int64_t n; (n = share.next.fetch_add(1, std::memory_order_relaxed)) < count;) {
                 if (status.load(std::memory_order_relaxed) == 0) {
-                    const int result = task(user_context, min + (int)(b + n * share_count), closure);
+                    const int result = task(user_context, min + (int)(share.first + n), closure);
                     int expected = 0;
                     if (result != 0) status.compare_exchange_strong(expected, result);
                 }

@@ -3,8 +3,8 @@
 // every iteration under one mutex and puts idle workers to sleep after a few
 // yields, so each call pays a wake-up of every worker through that mutex:
 // on 16 cores a 4 MiB reduction took longer than on 2. Here iterations are
-// claimed with atomic adds, each thread's own first (iteration i is thread
-// i % threads': a repeated loop finds its data in the same cores' caches),
+// claimed with atomic adds, each thread's own block first (a contiguous
+// share: a repeated loop finds its data in the same cores' caches),
 // workers spin a while before they sleep, and a caller waiting for its loop
 // helps with any other (nested or concurrent) loop.
 #pragma once
