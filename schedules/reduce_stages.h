@@ -29,7 +29,8 @@ struct ZeroSumSigns {
     Halide::Func signs, blocks;  // blocks: (b, o), defined where columns > 1
     Halide::Var k{"k"}, b{"b"};
     Halide::RDom rest;
-    Halide::Expr all_negative;  // at the output's (i, o)
+    Halide::Expr signs_here;    // the signs' minimum at the output's (i, o)
+    Halide::Expr all_negative;  // its top bit set
 };
 
 // A row's chunks written out by the algorithm (CPUs: the outer layout's

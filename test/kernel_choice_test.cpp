@@ -176,16 +176,13 @@ TEST_CASE("CPU devices take the plain kernel of each shape's layout, rows=whole 
     CHECK(reduce(r, DML_REDUCE_FUNCTION_LOG_SUM_EXP, F16, {4096, 2}, {1}) ==
           "hdml_reduce_float16_inner_log_sum_exp_rows_whole" + p);
     // float16 sums and products of the elements: rows=vectors from
-    // reduce_row_vectors_float16_min_sum_row (x86 256, ARM 32), shorter rows
-    // rows=whole (up to 64, not its plain multiple) or plain; MIN and L1 keep rows=vectors.
-    const bool x86 = std::string(HDML_TEST_CPU_PLATFORM) == "x86";
+    // reduce_row_vectors_float16_min_sum_row (32, rows=vectors' own shortest:
+    // an overlay's longer one is checked below); MIN and L1 alike.
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 256}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 255}, {1}) ==
-          (x86 ? "hdml_reduce_float16_inner_sum" : "hdml_reduce_float16_inner_sum_rows_vectors") + p);
-    CHECK(reduce(r, DML_REDUCE_FUNCTION_AVERAGE, F16, {16, 64}, {1}) ==
-          (x86 ? "hdml_reduce_float16_inner_sum" : "hdml_reduce_float16_inner_sum_rows_vectors") + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 255}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
+    CHECK(reduce(r, DML_REDUCE_FUNCTION_AVERAGE, F16, {16, 64}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MULTIPLY, F16, {16, 32}, {1}) ==
-          (x86 ? "hdml_reduce_float16_inner_multiply_rows_whole" : "hdml_reduce_float16_inner_multiply_rows_vectors") + p);
+          "hdml_reduce_float16_inner_multiply_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 48}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, F16, {16, 32}, {1}) == "hdml_reduce_float16_inner_min_rows_vectors" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_L1, F16, {16, 32}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
@@ -474,6 +471,19 @@ TEST_CASE("A dispatch overlay moves the CPU's short-row thresholds, without a re
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 100}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {64, 101}, {1}) == "hdml_reduce_float32_inner_sum" + p);
     }
+    {  // float16 sums and products from a shortest row of their own; shorter: rows=whole (up to 64, not its
+       // plain multiple) or plain; MIN and L1 keep rows=vectors
+        const ScopedDispatch overlay("cpu_overlay.json",
+                                     R"({"dispatch": {"reduce_row_vectors_float16_min_sum_row": 256}})");
+        Runner r;
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 256}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 255}, {1}) == "hdml_reduce_float16_inner_sum" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_AVERAGE, F16, {16, 64}, {1}) == "hdml_reduce_float16_inner_sum" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MULTIPLY, F16, {16, 32}, {1}) ==
+              "hdml_reduce_float16_inner_multiply_rows_whole" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_MIN, F16, {16, 32}, {1}) == "hdml_reduce_float16_inner_min_rows_vectors" + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_L1, F16, {16, 32}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
+    }
     {  // MIN, MAX, ARGMIN and ARGMAX up to a row length of their own; LOG_SUM_EXP and L2 keep max_row (64)
         const ScopedDispatch overlay("cpu_overlay.json", R"({"dispatch": {"reduce_row_vectors_max_extreme_row": 256}})");
         Runner r;
@@ -586,8 +596,7 @@ TEST_CASE("A CPU's \"dispatch_by_cpu\" rows replace the defaults there (HDML_CPU
         Runner r;
         CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 64}, {1}) == "hdml_reduce_float32_inner_sum_rows_vectors" + p);
         CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 256}, {1}) == "hdml_reduce_float32_inner_max" + p);
-        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 32}, {1}) ==
-              (x86 ? "hdml_reduce_float16_inner_sum_rows_whole" : "hdml_reduce_float16_inner_sum_rows_vectors") + p);
+        CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 32}, {1}) == "hdml_reduce_float16_inner_sum_rows_vectors" + p);
         CHECK(cumsum(r, F16, {64, 65536}, 1) == "hdml_scan_float16_inner_sum" + p);
         CHECK(join(r, F32, {65535, 1024}, 0, {16384, 49151}) == (x86 ? "hdml_stream_copy" : "hdml_copy_uint32" + p));
     }
@@ -608,7 +617,7 @@ TEST_CASE("A CPU's \"dispatch_by_cpu\" rows replace the defaults there (HDML_CPU
           "hdml_reduce_float32_inner_max_rows_vectors_prefetched" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_MAX, F32, {16, 257}, {1}) == "hdml_reduce_float32_inner_max" + p);
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F32, {16, 16}, {1}) == "hdml_reduce_float32_inner_sum_rows_whole" + p);
-    // float16 sums over rows from 32 take it too (the defaults: from 256).
+    // float16 sums over rows from 32 take it too.
     CHECK(reduce(r, DML_REDUCE_FUNCTION_SUM, F16, {16, 32}, {1}) ==
           "hdml_reduce_float16_inner_sum_rows_vectors_prefetched" + p);
     const std::string vector_scan16 = "hdml_scan_float16_inner_sum" + p;

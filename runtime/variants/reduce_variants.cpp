@@ -185,10 +185,10 @@ std::string whole_columns_as_rows(const ReduceQuery &q) {
 // MIN/MAX/ARG* have a length of their own: through rows=vectors_prefetched
 // MAX and ARGMAX over rows of 128-256 ran 1.03-1.37x the plain kernel on the
 // Xeon, where LOG_SUM_EXP over rows of 128 lost (0.85x at 2 threads).
-// float16 sums and products have a shortest row of their own: on the Zen 4 VM
-// rows=whole (rows of 32, 48) and the plain kernel (64, 128) ran float16 SUM
-// 1.16-2.56x rows=vectors, while on the Xeon rows=vectors(_prefetched) won
-// every such row (bench/results/2026-12-02-cpu-tables/).
+// float16 sums and products have a shortest row of their own (x86 and ARM:
+// rows=vectors' own, 32): on the Zen 4 VM rows=vectors ran float16 SUM over
+// rows of 32-256 1.3-2.7x rows=whole and the plain kernel once its -0.0 was
+// no masked load of a constant (reduce_generator.cpp), 0.39-0.86x before.
 std::string row_vectors(const ReduceQuery &q) {
     const ReduceShape &s = q.shape;
     const DispatchThresholds &t = *q.limits;
