@@ -313,16 +313,15 @@ public:
                 acc(i, o) = cast(acc_t, 0);
                 for_each_part([&](const std::vector<Expr> &xs) { acc(i, o) += combine_terms(xs, term, add); });
                 zero_sum_signs = signs_of_zero_sums(acc, i, o);
-                // -0.0 as the signs' minimum itself: where the sum is zero and
-                // every sign is set, every element is -0.0 (with denormals as
-                // zero, a negative denormal's top bits). A select of the
-                // constant became a masked instruction reading it from memory
-                // (vmovdqu16 {k}, vandps (%rip){1to16} {k}), ~370 cycles a
-                // vector of rows on Zen 4 in some builds and processes
-                // (float16 SUM over rows of 64 2.5-3x slower).
-                // The test too is one compare of bits with no constant (two,
-                // and LLVM masked the one that read 0.0 from memory by the
-                // other): the sum's bits past its sign (even) plus 1 where a
+                // No constant near the select: LLVM made each a masked
+                // instruction reading it from memory (vmovdqu16 {k}, vandps
+                // (%rip){1to16} {k}, a compare with 0.0 masked by the other
+                // compare), ~370 cycles a vector of rows on Zen 4 in some builds
+                // and processes (float16 SUM over rows of 64 2-3x slower). So
+                // -0.0 is the signs' minimum itself (where the sum is zero and
+                // every sign is set, every element is -0.0; with denormals as
+                // zero, a negative denormal's top bits), and the test one
+                // compare: the sum's bits past its sign (even) plus 1 where a
                 // sign is clear are 0 exactly for a zero sum of set signs.
                 const Type bits_t = UInt(acc_t.bits());
                 const int top = acc_t.bits() - 1;
@@ -441,7 +440,6 @@ public:
         z.signs(z.k, z.b, o) = signs_at(column, 0);
         z.signs(z.k, z.b, o) = min(z.signs(z.k, z.b, o), signs_at(column, z.rest));
         z.signs_here = z.signs(i % z.columns, i / z.columns, o);
-        z.all_negative = z.signs_here >= top_bit(sign_t);
         return z;
     }
 

@@ -29,8 +29,7 @@ struct ZeroSumSigns {
     Halide::Func signs, blocks;  // blocks: (b, o), defined where columns > 1
     Halide::Var k{"k"}, b{"b"};
     Halide::RDom rest;
-    Halide::Expr signs_here;    // the signs' minimum at the output's (i, o)
-    Halide::Expr all_negative;  // its top bit set
+    Halide::Expr signs_here;  // the signs' minimum at the output's (i, o): every sign set where its top bit is
 };
 
 // A row's chunks written out by the algorithm (CPUs: the outer layout's

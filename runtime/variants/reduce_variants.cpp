@@ -187,7 +187,7 @@ std::string whole_columns_as_rows(const ReduceQuery &q) {
 // Xeon, where LOG_SUM_EXP over rows of 128 lost (0.85x at 2 threads).
 // float16 sums and products have a shortest row of their own (x86 and ARM:
 // rows=vectors' own, 32): on the Zen 4 VM rows=vectors ran float16 SUM over
-// rows of 32-256 1.3-2.7x rows=whole and the plain kernel once its -0.0 was
+// rows of 32-128 1.6-3.3x rows=whole and the plain kernel once its -0.0 was
 // no masked load of a constant (reduce_generator.cpp), 0.39-0.86x before.
 std::string row_vectors(const ReduceQuery &q) {
     const ReduceShape &s = q.shape;
